@@ -21,7 +21,12 @@ fn main() {
         .collect();
     // The collider: the AABB of the vertex list, in the mesh's own frame.
     let local = Aabb::from_points(&mesh).expect("a non-empty, finite vertex list");
-    println!("local AABB from {} vertices: {:?} .. {:?}", mesh.len(), local.mins.coords.as_slice(), local.maxs.coords.as_slice());
+    println!(
+        "local AABB from {} vertices: {:?} .. {:?}",
+        mesh.len(),
+        local.mins.coords.as_slice(),
+        local.maxs.coords.as_slice()
+    );
 
     let still = Vector3::new(0.0, 0.5, 0.0);
     let mut moving = Vector3::new(-3.0, 0.0, 0.0);

@@ -27,20 +27,36 @@ fn p3(x: Real, y: Real, z: Real) -> Point3 {
 fn aabb() {
     let o = Point3::origin();
     for bad in [NAN, INF, -INF] {
-        rejects(Aabb::try_new(p3(bad, 0.0, 0.0), p3(1.0, 1.0, 1.0)), "mins.x");
+        rejects(
+            Aabb::try_new(p3(bad, 0.0, 0.0), p3(1.0, 1.0, 1.0)),
+            "mins.x",
+        );
         rejects(Aabb::try_new(o, p3(1.0, 1.0, bad)), "maxs.z");
-        rejects(Aabb::try_from_points(&[o, p3(0.0, bad, 0.0)]), "points[1].y");
+        rejects(
+            Aabb::try_from_points(&[o, p3(0.0, bad, 0.0)]),
+            "points[1].y",
+        );
     }
-    rejects(Aabb::try_new(p3(0.0, 0.0, 2.0), p3(1.0, 1.0, 1.0)), "aabb.z");
+    rejects(
+        Aabb::try_new(p3(0.0, 0.0, 2.0), p3(1.0, 1.0, 1.0)),
+        "aabb.z",
+    );
     rejects(Aabb::try_from_points(&[]), "points");
     assert!(Aabb::from_points(&[p3(NAN, 0.0, 0.0)]).is_none());
 }
 
 #[test]
 fn obb() {
-    let (o, id, one) = (Point3::origin(), UnitQuaternion::identity(), Vector3::repeat(1.0));
+    let (o, id, one) = (
+        Point3::origin(),
+        UnitQuaternion::identity(),
+        Vector3::repeat(1.0),
+    );
     for bad in [NAN, INF, -INF, 0.0, -1.0] {
-        rejects(Obb::try_new(o, id, Vector3::new(1.0, bad, 1.0)), "half_extents.y");
+        rejects(
+            Obb::try_new(o, id, Vector3::new(1.0, bad, 1.0)),
+            "half_extents.y",
+        );
     }
     for bad in [NAN, INF] {
         rejects(Obb::try_new(p3(0.0, 0.0, bad), id, one), "center.z");
@@ -66,7 +82,10 @@ fn sphere_ray_shape() {
         rejects(Sphere::try_new(p3(0.0, bad, 0.0), 1.0), "center.y");
         rejects(Sphere::try_from_points(&[p3(0.0, 0.0, bad)]), "points[0].z");
         rejects(Ray::try_new(p3(bad, 0.0, 0.0), Vector3::x()), "origin.x");
-        rejects(Ray::try_new(Point3::origin(), Vector3::new(1.0, 0.0, bad)), "dir.z");
+        rejects(
+            Ray::try_new(Point3::origin(), Vector3::new(1.0, 0.0, bad)),
+            "dir.z",
+        );
     }
     rejects(Ray::try_new(Point3::origin(), Vector3::zeros()), "dir");
     rejects(Sphere::try_from_points(&[]), "points");
@@ -75,8 +94,14 @@ fn sphere_ray_shape() {
 
 #[test]
 fn rotations_and_poses() {
-    rejects(unit_quaternion("q", &Quaternion::new(0.0, 0.0, 0.0, 0.0)), "q");
-    rejects(unit_quaternion("q", &Quaternion::new(INF, 0.0, 0.0, 0.0)), "q.w");
+    rejects(
+        unit_quaternion("q", &Quaternion::new(0.0, 0.0, 0.0, 0.0)),
+        "q",
+    );
+    rejects(
+        unit_quaternion("q", &Quaternion::new(INF, 0.0, 0.0, 0.0)),
+        "q.w",
+    );
     // A raw quaternion of any non-zero length is normalised.
     let q = unit_quaternion("q", &Quaternion::new(2.0, 0.0, 0.0, 0.0)).unwrap();
     assert_eq!(q, UnitQuaternion::identity());
@@ -94,11 +119,17 @@ fn rotations_and_poses() {
 fn two_d() {
     let o = Point2::origin();
     for bad in [NAN, INF, -INF, 0.0, -1.0] {
-        rejects(Obb2::try_new(o, Vector2::new(bad, 1.0), 0.0), "half_extents.x");
+        rejects(
+            Obb2::try_new(o, Vector2::new(bad, 1.0), 0.0),
+            "half_extents.x",
+        );
         rejects(Circle::try_new(o, bad), "radius");
     }
     for bad in [NAN, INF] {
-        rejects(Obb2::try_new(Point2::new(bad, 0.0), Vector2::repeat(1.0), 0.0), "center.x");
+        rejects(
+            Obb2::try_new(Point2::new(bad, 0.0), Vector2::repeat(1.0), 0.0),
+            "center.x",
+        );
         rejects(Obb2::try_new(o, Vector2::repeat(1.0), bad), "angle");
         rejects(Circle::try_new(Point2::new(0.0, bad), 1.0), "center.y");
         rejects(Aabb2::try_new(Point2::new(bad, 0.0), o), "mins.x");
@@ -107,6 +138,9 @@ fn two_d() {
         rejects(ConvexPolygon::from_points(&tri), "points[2].y");
     }
     rejects(Aabb2::try_new(Point2::new(0.0, 1.0), o), "aabb2.y");
-    rejects(ConvexPolygon::try_new(vec![o, Point2::new(1.0, 0.0)]), "vertices");
+    rejects(
+        ConvexPolygon::try_new(vec![o, Point2::new(1.0, 0.0)]),
+        "vertices",
+    );
     rejects(ConvexPolygon::from_points(&[o, o, o]), "points");
 }
