@@ -1,6 +1,32 @@
-//! minirigid's collision detection: pair tests with contacts and the minimum translation (MTD),
-//! ray casts, and a broad phase. Built on [`geom`]'s volumes.
+//! minirigid's collision detection, built on [`geom`]'s volumes.
 //!
-//! Work in progress: the narrow phase lands with the `collide` issue.
+//! Frames and signs, for every function here: shapes, poses, contacts and rays are in world
+//! space. A contact's `normal` is unit and points from the first argument toward the second;
+//! `depth >= 0`, and moving the second shape by `normal * depth` leaves the two just touching
+//! (the minimum translation, MTD). Touching counts as intersecting.
+//!
+//! - Pair tests, one module per pair in [`pair`]: box-box (the 15-axis SAT and a clipped contact
+//!   manifold), sphere-box, sphere-sphere, AABB-AABB.
+//! - [`contact`] and [`intersects`]: the dispatch over posed [`geom::Shape`]s.
+//! - Ray casts: [`ray_aabb`], [`ray_obb`], [`ray_sphere`].
+//! - [`staged`]: seed 004's filter (spheres, then AABBs, then the exact test) with counts.
+//! - [`broad`]: sweep and prune, each overlapping pair once, deterministic.
+//! - [`d2`]: rectangles, convex polygons and circles in 2D.
+
+pub mod broad;
+mod contact;
+pub mod d2;
+mod dispatch;
+pub mod pair;
+mod ray;
+pub mod staged;
+
+pub use contact::{Contact, ContactPoint, FeatureId};
+pub use dispatch::{contact, intersects, volume_contact, volume_intersects};
+pub use pair::aabb_aabb::aabb_aabb_contact;
+pub use pair::box_box::{SatAxis, SatResult, obb_obb_contact, obb_obb_intersects, obb_obb_sat};
+pub use pair::sphere_box::{sphere_aabb_contact, sphere_obb_contact, sphere_obb_intersects};
+pub use pair::sphere_sphere::sphere_sphere_contact;
+pub use ray::{RayHit, ray_aabb, ray_obb, ray_sphere};
 
 pub use geom;

@@ -1,0 +1,229 @@
+//! The broad phase: which proxies' AABBs overlap, each pair once, in a deterministic order.
+//!
+//! Sweep and prune (D. Baraff, "Dynamic simulation of non-penetrating rigid bodies", 1992;
+//! Ericson, Real-Time Collision Detection, 7.5.2): the boxes are kept sorted by their lower bound
+//! on one axis; a sweep along that order only compares boxes whose intervals on the axis
+//! overlap. Between steps bodies move a little, so the order is nearly sorted and an insertion
+//! sort restores it in about linear time. The axis is the one along which the box centres are
+//! most spread, re-chosen at each query (a change costs one full sort).
+//!
+//! Determinism: the order depends only on the boxes and the proxy ids (ties broken by id), and
+//! the pairs are returned sorted, so the result never depends on hashing or timing.
+
+use geom::{Aabb, Real};
+use serde::{Deserialize, Serialize};
+
+/// A broad-phase handle for one box. Ids of removed proxies are reused, lowest last-freed first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub struct ProxyId(pub u32);
+
+#[derive(Debug, Clone, Copy)]
+struct Entry {
+    id: u32,
+    aabb: Aabb,
+}
+
+/// Sweep and prune over a set of AABBs, world space.
+#[derive(Debug, Clone, Default)]
+pub struct SweepAndPrune {
+    /// The current box of each proxy id; `None` for free ids.
+    boxes: Vec<Option<Aabb>>,
+    free: Vec<u32>,
+    /// Live proxies, sorted by `aabb.mins[axis]` (then id) as of the last query.
+    sorted: Vec<Entry>,
+    /// Proxies inserted since the last query.
+    pending: Vec<u32>,
+    axis: usize,
+    dirty_removals: bool,
+}
+
+impl SweepAndPrune {
+    /// An empty broad phase.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// The number of live proxies.
+    pub fn len(&self) -> usize {
+        self.boxes.len() - self.free.len()
+    }
+
+    /// Whether there are no proxies.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Adds a box; returns its id.
+    pub fn insert(&mut self, aabb: Aabb) -> ProxyId {
+        let id = match self.free.pop() {
+            Some(id) => {
+                self.boxes[id as usize] = Some(aabb);
+                id
+            }
+            None => {
+                self.boxes.push(Some(aabb));
+                (self.boxes.len() - 1) as u32
+            }
+        };
+        self.pending.push(id);
+        ProxyId(id)
+    }
+
+    /// Moves a proxy's box. Returns `false` (and changes nothing) for an unknown id.
+    pub fn update(&mut self, id: ProxyId, aabb: Aabb) -> bool {
+        match self.boxes.get_mut(id.0 as usize) {
+            Some(Some(slot)) => {
+                *slot = aabb;
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// Removes a proxy; returns its last box, or `None` for an unknown id.
+    pub fn remove(&mut self, id: ProxyId) -> Option<Aabb> {
+        let old = self.boxes.get_mut(id.0 as usize)?.take()?;
+        self.free.push(id.0);
+        self.pending.retain(|&p| p != id.0);
+        self.dirty_removals = true;
+        Some(old)
+    }
+
+    /// The current box of a proxy.
+    pub fn aabb(&self, id: ProxyId) -> Option<&Aabb> {
+        self.boxes.get(id.0 as usize)?.as_ref()
+    }
+
+    /// Every pair of proxies whose boxes intersect (touching counts), each once as
+    /// `(lower id, higher id)`, sorted. `pairs` is cleared first; reusing it avoids allocation.
+    pub fn overlapping_pairs(&mut self, pairs: &mut Vec<(ProxyId, ProxyId)>) {
+        pairs.clear();
+        self.refresh();
+        let axis = self.axis;
+        let (u, v) = ((axis + 1) % 3, (axis + 2) % 3);
+        let sorted = &self.sorted;
+        for (index, a) in sorted.iter().enumerate() {
+            let reach = a.aabb.maxs[axis];
+            for b in &sorted[index + 1..] {
+                if b.aabb.mins[axis] > reach {
+                    break;
+                }
+                if a.aabb.mins[u] <= b.aabb.maxs[u]
+                    && b.aabb.mins[u] <= a.aabb.maxs[u]
+                    && a.aabb.mins[v] <= b.aabb.maxs[v]
+                    && b.aabb.mins[v] <= a.aabb.maxs[v]
+                {
+                    let (lo, hi) = if a.id < b.id {
+                        (a.id, b.id)
+                    } else {
+                        (b.id, a.id)
+                    };
+                    pairs.push((ProxyId(lo), ProxyId(hi)));
+                }
+            }
+        }
+        pairs.sort_unstable();
+    }
+
+    /// Brings `sorted` up to date: drops removed proxies, adds new ones, copies the current
+    /// boxes, picks the sweep axis and sorts.
+    fn refresh(&mut self) {
+        if self.dirty_removals {
+            let boxes = &self.boxes;
+            self.sorted.retain(|e| boxes[e.id as usize].is_some());
+            self.dirty_removals = false;
+        }
+        for &id in &self.pending {
+            if let Some(aabb) = self.boxes[id as usize] {
+                self.sorted.push(Entry { id, aabb });
+            }
+        }
+        self.pending.clear();
+        for entry in &mut self.sorted {
+            if let Some(aabb) = self.boxes[entry.id as usize] {
+                entry.aabb = aabb;
+            }
+        }
+        let axis = self.widest_axis();
+        let key = |e: &Entry| (e.aabb.mins[axis], e.id);
+        let before = |a: &Entry, b: &Entry| {
+            let (ka, kb) = (key(a), key(b));
+            ka.0 < kb.0 || (ka.0 == kb.0 && ka.1 < kb.1)
+        };
+        if axis != self.axis {
+            self.axis = axis;
+            self.sorted
+                .sort_unstable_by(|a, b| key(a).0.total_cmp(&key(b).0).then(a.id.cmp(&b.id)));
+        } else {
+            // Insertion sort: linear when the order barely changed since the last step.
+            for i in 1..self.sorted.len() {
+                let mut j = i;
+                while j > 0 && before(&self.sorted[j], &self.sorted[j - 1]) {
+                    self.sorted.swap(j, j - 1);
+                    j -= 1;
+                }
+            }
+        }
+    }
+
+    /// The axis along which the box centres vary most.
+    fn widest_axis(&self) -> usize {
+        let n = self.sorted.len() as Real;
+        if n < 2.0 {
+            return self.axis;
+        }
+        let mut sum = [0.0f64; 3];
+        let mut sum_sq = [0.0f64; 3];
+        for e in &self.sorted {
+            let c = e.aabb.center();
+            for k in 0..3 {
+                sum[k] += f64::from(c[k]);
+                sum_sq[k] += f64::from(c[k]) * f64::from(c[k]);
+            }
+        }
+        let n = f64::from(n);
+        let variance = |k: usize| sum_sq[k] / n - (sum[k] / n) * (sum[k] / n);
+        // Switching costs a full sort: only switch for a clearly wider axis.
+        let mut best = self.axis;
+        for k in 0..3 {
+            if variance(k) > 1.5 * variance(best) {
+                best = k;
+            }
+        }
+        best
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use geom::{Point3, Vector3};
+
+    fn cube(x: Real, y: Real, z: Real) -> Aabb {
+        Aabb::from_center_half_extents(Point3::new(x, y, z), Vector3::repeat(0.5))
+    }
+
+    #[test]
+    fn pairs_once_sorted_and_follow_updates() {
+        let mut sap = SweepAndPrune::new();
+        let a = sap.insert(cube(0.0, 0.0, 0.0));
+        let b = sap.insert(cube(0.9, 0.0, 0.0));
+        let c = sap.insert(cube(5.0, 0.0, 0.0));
+        let mut pairs = Vec::new();
+        sap.overlapping_pairs(&mut pairs);
+        assert_eq!(pairs, vec![(a, b)]);
+        assert!(sap.update(c, cube(1.2, 0.9, 0.0)));
+        sap.overlapping_pairs(&mut pairs);
+        assert_eq!(pairs, vec![(a, b), (b, c)]);
+        assert_eq!(sap.remove(b), Some(cube(0.9, 0.0, 0.0)));
+        assert_eq!(sap.remove(b), None);
+        assert!(!sap.update(b, cube(0.0, 0.0, 0.0)));
+        sap.overlapping_pairs(&mut pairs);
+        assert!(pairs.is_empty());
+        // Touching boxes pair up.
+        let d = sap.insert(cube(1.0, 0.0, 0.0));
+        assert_eq!(d, b, "the freed id is reused");
+        sap.overlapping_pairs(&mut pairs);
+        assert_eq!(pairs, vec![(a, d), (d, c)]);
+    }
+}

@@ -1,0 +1,49 @@
+//! Pair tests for posed shapes: an exhaustive `match` on the shape pair, so that a new shape
+//! that lacks a pair test fails to compile. A reversed pair calls the canonical one and flips it.
+
+use crate::contact::Contact;
+use crate::pair::box_box::{obb_obb_contact, obb_obb_intersects};
+use crate::pair::sphere_box::{sphere_obb_contact, sphere_obb_intersects};
+use crate::pair::sphere_sphere::sphere_sphere_contact;
+use geom::{Isometry3, Shape, Volume};
+
+/// The contact of `shape_a` placed at `pose_a` and `shape_b` at `pose_b`, or `None` when apart.
+/// The normal points from a toward b.
+pub fn contact(
+    shape_a: &Shape,
+    pose_a: &Isometry3,
+    shape_b: &Shape,
+    pose_b: &Isometry3,
+) -> Option<Contact> {
+    volume_contact(&shape_a.world(pose_a), &shape_b.world(pose_b))
+}
+
+/// Whether the posed shapes intersect (touching counts).
+pub fn intersects(
+    shape_a: &Shape,
+    pose_a: &Isometry3,
+    shape_b: &Shape,
+    pose_b: &Isometry3,
+) -> bool {
+    volume_intersects(&shape_a.world(pose_a), &shape_b.world(pose_b))
+}
+
+/// The contact of two world-space volumes; the normal points from a toward b.
+pub fn volume_contact(a: &Volume, b: &Volume) -> Option<Contact> {
+    match (a, b) {
+        (Volume::Obb(a), Volume::Obb(b)) => obb_obb_contact(a, b),
+        (Volume::Sphere(a), Volume::Sphere(b)) => sphere_sphere_contact(a, b),
+        (Volume::Sphere(a), Volume::Obb(b)) => sphere_obb_contact(a, b),
+        (Volume::Obb(a), Volume::Sphere(b)) => sphere_obb_contact(b, a).map(Contact::flipped),
+    }
+}
+
+/// Whether two world-space volumes intersect (touching counts).
+pub fn volume_intersects(a: &Volume, b: &Volume) -> bool {
+    match (a, b) {
+        (Volume::Obb(a), Volume::Obb(b)) => obb_obb_intersects(a, b),
+        (Volume::Sphere(a), Volume::Sphere(b)) => a.intersects(b),
+        (Volume::Sphere(a), Volume::Obb(b)) => sphere_obb_intersects(a, b),
+        (Volume::Obb(a), Volume::Sphere(b)) => sphere_obb_intersects(b, a),
+    }
+}

@@ -1,0 +1,6 @@
+//! Pair tests, one file per shape pair, in canonical order (the reversed pair flips the result).
+
+pub mod aabb_aabb;
+pub mod box_box;
+pub mod sphere_box;
+pub mod sphere_sphere;

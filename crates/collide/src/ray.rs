@@ -1,0 +1,152 @@
+//! Ray casts against volumes. World space. Rays are solid: a ray starting inside a volume hits
+//! it at `toi = 0` (with a zero normal, as there is no surface there). A hit is at
+//! `origin + toi * dir` with `0 <= toi <= max_toi`, `toi` in units of `|dir|`.
+
+use geom::{Aabb, Obb, Point3, Ray, Real, Sphere, Vector3};
+
+/// Where a ray first meets a volume.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct RayHit {
+    /// The time of impact: the hit is at `ray.point_at(toi)`.
+    pub toi: Real,
+    /// The unit outward normal of the surface hit; zero when the ray starts inside.
+    pub normal: Vector3,
+    /// The hit point, world space.
+    pub point: Point3,
+}
+
+/// Ray against an axis-aligned box: the slab test (Ericson, Real-Time Collision Detection,
+/// 5.3.3; Kay and Kajiya 1986). A zero direction component is handled as "parallel to that slab"
+/// without dividing by zero, so no NaN can arise.
+pub fn ray_aabb(ray: &Ray, aabb: &Aabb, max_toi: Real) -> Option<RayHit> {
+    let mut t_enter: Real = 0.0;
+    let mut t_exit = max_toi;
+    // The axis and sign of the slab whose entry is latest; none while the origin is inside.
+    let mut enter_axis: Option<(usize, Real)> = None;
+    for i in 0..3 {
+        let (o, d) = (ray.origin[i], ray.dir[i]);
+        if d == 0.0 {
+            if o < aabb.mins[i] || o > aabb.maxs[i] {
+                return None;
+            }
+            continue;
+        }
+        let inv = 1.0 / d;
+        let (mut t_near, mut t_far) = ((aabb.mins[i] - o) * inv, (aabb.maxs[i] - o) * inv);
+        // The near slab plane's outward normal is opposite to the ray's direction.
+        let sign = if d > 0.0 { -1.0 } else { 1.0 };
+        if t_near > t_far {
+            std::mem::swap(&mut t_near, &mut t_far);
+        }
+        if t_near > t_enter {
+            t_enter = t_near;
+            enter_axis = Some((i, sign));
+        }
+        t_exit = t_exit.min(t_far);
+        if t_enter > t_exit {
+            return None;
+        }
+    }
+    let mut normal = Vector3::zeros();
+    if let Some((i, sign)) = enter_axis {
+        normal[i] = sign;
+    }
+    Some(RayHit {
+        toi: t_enter,
+        normal,
+        point: ray.point_at(t_enter),
+    })
+}
+
+/// Ray against an oriented box: the slab test in the box's frame.
+pub fn ray_obb(ray: &Ray, obb: &Obb, max_toi: Real) -> Option<RayHit> {
+    let local = Ray::new(
+        obb.to_local(&ray.origin),
+        obb.rotation.inverse_transform_vector(&ray.dir),
+    );
+    let bounds = Aabb::from_center_half_extents(Point3::origin(), obb.half_extents);
+    let hit = ray_aabb(&local, &bounds, max_toi)?;
+    Some(RayHit {
+        toi: hit.toi,
+        normal: obb.rotation * hit.normal,
+        point: ray.point_at(hit.toi),
+    })
+}
+
+/// Ray against a sphere (Ericson, Real-Time Collision Detection, 5.3.2, for a direction of any
+/// length).
+pub fn ray_sphere(ray: &Ray, sphere: &Sphere, max_toi: Real) -> Option<RayHit> {
+    let m = ray.origin - sphere.center;
+    let c = m.norm_squared() - sphere.radius * sphere.radius;
+    if c <= 0.0 {
+        return Some(RayHit {
+            toi: 0.0,
+            normal: Vector3::zeros(),
+            point: ray.origin,
+        });
+    }
+    let a = ray.dir.norm_squared();
+    let b = m.dot(&ray.dir);
+    if b > 0.0 {
+        // Outside and pointing away.
+        return None;
+    }
+    let discriminant = b * b - a * c;
+    if discriminant < 0.0 {
+        return None;
+    }
+    // The smaller root, in the form that avoids cancellation: t = c / (-b + sqrt(disc)).
+    let toi = c / (-b + discriminant.sqrt());
+    if toi > max_toi {
+        return None;
+    }
+    let point = ray.point_at(toi);
+    let normal = (point - sphere.center) / sphere.radius;
+    Some(RayHit {
+        toi,
+        normal: normal.normalize(),
+        point,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use geom::UnitQuaternion;
+
+    #[test]
+    fn slab_test_with_zero_components() {
+        let b = Aabb::new(Point3::new(-1.0, -1.0, -1.0), Point3::new(1.0, 1.0, 1.0));
+        let r = Ray::new(Point3::new(-5.0, 0.5, 0.0), Vector3::new(2.0, 0.0, 0.0));
+        let hit = ray_aabb(&r, &b, 10.0).unwrap();
+        assert_eq!(hit.toi, 2.0);
+        assert_eq!(hit.normal, -Vector3::x());
+        assert_eq!(hit.point, Point3::new(-1.0, 0.5, 0.0));
+        // Grazing along a face (origin on the slab boundary, zero component): counts, no NaN.
+        let graze = Ray::new(Point3::new(-5.0, 1.0, 0.0), Vector3::x());
+        let hit = ray_aabb(&graze, &b, 10.0).unwrap();
+        assert!(hit.toi == 4.0 && hit.normal.iter().all(|c| c.is_finite()));
+        let off = Ray::new(Point3::new(-5.0, 1.0001, 0.0), Vector3::x());
+        assert!(ray_aabb(&off, &b, 10.0).is_none());
+        // Too short, then inside.
+        assert!(ray_aabb(&r, &b, 1.99).is_none());
+        let inside = ray_aabb(&Ray::new(Point3::origin(), Vector3::y()), &b, 1.0).unwrap();
+        assert_eq!((inside.toi, inside.normal), (0.0, Vector3::zeros()));
+    }
+
+    #[test]
+    fn obb_and_sphere() {
+        let b = Obb::new(
+            Point3::new(3.0, 0.0, 0.0),
+            UnitQuaternion::from_axis_angle(&Vector3::z_axis(), std::f32::consts::FRAC_PI_4),
+            Vector3::repeat(1.0),
+        );
+        let hit = ray_obb(&Ray::new(Point3::origin(), Vector3::x()), &b, 10.0).unwrap();
+        assert!((hit.toi - (3.0 - std::f32::consts::SQRT_2)).abs() < 1e-5);
+        let s = Sphere::new(Point3::new(0.0, 0.0, 5.0), 1.0);
+        let hit = ray_sphere(&Ray::new(Point3::origin(), Vector3::z() * 2.0), &s, 10.0).unwrap();
+        assert!((hit.toi - 2.0).abs() < 1e-6);
+        assert!((hit.normal + Vector3::z()).norm() < 1e-6);
+        assert!(ray_sphere(&Ray::new(Point3::origin(), -Vector3::z()), &s, 10.0).is_none());
+    }
+}
