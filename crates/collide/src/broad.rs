@@ -20,6 +20,8 @@ pub struct ProxyId(pub u32);
 #[derive(Debug, Clone, Copy)]
 struct Entry {
     id: u32,
+    /// The id's insertion stamp: an entry whose id was removed and reused is stale.
+    stamp: u32,
     aabb: Aabb,
 }
 
@@ -28,6 +30,8 @@ struct Entry {
 pub struct SweepAndPrune {
     /// The current box of each proxy id; `None` for free ids.
     boxes: Vec<Option<Aabb>>,
+    /// Bumped each time an id is (re)inserted.
+    stamps: Vec<u32>,
     free: Vec<u32>,
     /// Live proxies, sorted by `aabb.mins[axis]` (then id) as of the last query.
     sorted: Vec<Entry>,
@@ -58,10 +62,12 @@ impl SweepAndPrune {
         let id = match self.free.pop() {
             Some(id) => {
                 self.boxes[id as usize] = Some(aabb);
+                self.stamps[id as usize] = self.stamps[id as usize].wrapping_add(1);
                 id
             }
             None => {
                 self.boxes.push(Some(aabb));
+                self.stamps.push(0);
                 (self.boxes.len() - 1) as u32
             }
         };
@@ -129,13 +135,15 @@ impl SweepAndPrune {
     /// boxes, picks the sweep axis and sorts.
     fn refresh(&mut self) {
         if self.dirty_removals {
-            let boxes = &self.boxes;
-            self.sorted.retain(|e| boxes[e.id as usize].is_some());
+            let (boxes, stamps) = (&self.boxes, &self.stamps);
+            self.sorted
+                .retain(|e| boxes[e.id as usize].is_some() && stamps[e.id as usize] == e.stamp);
             self.dirty_removals = false;
         }
         for &id in &self.pending {
             if let Some(aabb) = self.boxes[id as usize] {
-                self.sorted.push(Entry { id, aabb });
+                let stamp = self.stamps[id as usize];
+                self.sorted.push(Entry { id, stamp, aabb });
             }
         }
         self.pending.clear();

@@ -298,7 +298,7 @@ pub fn obb_obb_sat(a: &Obb, b: &Obb) -> SatResult {
 /// Algorithm:
 /// 1. SAT over the 15 axes (edge axes normalised, near-parallel ones skipped), keeping the axis
 ///    of least penetration. Near-ties go to faces over edges and to A's faces over B's: a later
-///    axis wins only by [`BIAS_RELATIVE`] of the depth (plus a size-relative epsilon), so the
+///    axis wins only by 0.1% of the depth (plus 1e-5 of the boxes' size), so the
 ///    reported depth is within that of the exact minimum.
 /// 2. Face axis: the reference face is the face of the owning box along the normal; the incident
 ///    face is the other box's face most anti-parallel to it. The incident face is clipped against

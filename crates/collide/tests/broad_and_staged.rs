@@ -1,0 +1,145 @@
+//! The broad phase against brute force on random scenes of 1 to 20,000 boxes, moving between
+//! queries; the staged filter against the direct test.
+
+mod common;
+
+use collide::broad::{ProxyId, SweepAndPrune};
+use collide::staged::{Posed, StagedFilter};
+use collide::volume_contact;
+use common::Rng;
+use geom::{Aabb, Isometry3, Real, Shape, Vector3};
+
+fn random_box(rng: &mut Rng, world: Real) -> Aabb {
+    let half = Vector3::new(
+        rng.range(0.1, 1.0),
+        rng.range(0.1, 1.0),
+        rng.range(0.1, 1.0),
+    );
+    Aabb::from_center_half_extents(rng.point(world), half)
+}
+
+fn brute_force(boxes: &[(ProxyId, Aabb)]) -> Vec<(ProxyId, ProxyId)> {
+    let mut pairs = Vec::new();
+    for (i, (ia, a)) in boxes.iter().enumerate() {
+        for (ib, b) in &boxes[i + 1..] {
+            if a.intersects(b) {
+                pairs.push(if ia < ib { (*ia, *ib) } else { (*ib, *ia) });
+            }
+        }
+    }
+    pairs.sort_unstable();
+    pairs
+}
+
+#[test]
+fn sweep_and_prune_matches_brute_force() {
+    let mut rng = Rng(7);
+    for &count in &[1usize, 2, 10, 100, 1_000, 5_000, 20_000] {
+        // Density kept about constant: about 1.5 neighbours a box.
+        let world = 2.0 * (count as Real).cbrt();
+        let mut sap = SweepAndPrune::new();
+        let mut boxes: Vec<(ProxyId, Aabb)> = (0..count)
+            .map(|_| {
+                let b = random_box(&mut rng, world);
+                (sap.insert(b), b)
+            })
+            .collect();
+        let mut pairs = Vec::new();
+        for round in 0..3 {
+            sap.overlapping_pairs(&mut pairs);
+            let expected = brute_force(&boxes);
+            assert_eq!(pairs, expected, "{count} boxes, round {round}");
+            if count >= 100 {
+                assert!(!pairs.is_empty(), "{count} boxes should touch somewhere");
+            }
+            // Move every box a little, remove a few, add a few.
+            for (id, b) in &mut boxes {
+                *b = b.translated(&(rng.point(1.0).coords * 0.2));
+                assert!(sap.update(*id, *b));
+            }
+            for _ in 0..count / 10 {
+                let index = (rng.next_u64() % boxes.len() as u64) as usize;
+                let (id, b) = boxes.swap_remove(index);
+                assert_eq!(sap.remove(id), Some(b));
+                if boxes.is_empty() {
+                    break;
+                }
+            }
+            for _ in 0..count / 10 {
+                let b = random_box(&mut rng, world);
+                boxes.push((sap.insert(b), b));
+            }
+            assert_eq!(sap.len(), boxes.len());
+        }
+    }
+}
+
+#[test]
+fn a_sweep_axis_change_keeps_the_answer() {
+    // Boxes spread along x first, then along z: the sweep axis changes between queries.
+    let mut rng = Rng(8);
+    let mut sap = SweepAndPrune::new();
+    let mut boxes: Vec<(ProxyId, Aabb)> = (0..2_000)
+        .map(|i| {
+            let mut b = random_box(&mut rng, 3.0);
+            b = b.translated(&Vector3::new(i as Real * 0.05, 0.0, 0.0));
+            (sap.insert(b), b)
+        })
+        .collect();
+    let mut pairs = Vec::new();
+    sap.overlapping_pairs(&mut pairs);
+    assert_eq!(pairs, brute_force(&boxes));
+    for (i, (id, b)) in boxes.iter_mut().enumerate() {
+        let c = b.center();
+        *b = b.translated(&Vector3::new(-c.x, 0.0, i as Real * 0.05 - c.z));
+        sap.update(*id, *b);
+    }
+    sap.overlapping_pairs(&mut pairs);
+    assert_eq!(pairs, brute_force(&boxes));
+}
+
+#[test]
+fn staged_filter_agrees_with_the_direct_test_and_counts_every_pair() {
+    let mut rng = Rng(9);
+    let posed: Vec<Posed> = (0..300)
+        .map(|i| {
+            let shape = if i % 3 == 0 {
+                Shape::ball(rng.range(0.2, 1.0)).unwrap()
+            } else {
+                Shape::cuboid(Vector3::new(
+                    rng.range(0.2, 1.0),
+                    rng.range(0.1, 0.5),
+                    rng.range(0.2, 1.5),
+                ))
+                .unwrap()
+            };
+            let pose = Isometry3::from_parts(rng.point(6.0).coords.into(), rng.rotation());
+            Posed::new(&shape, &pose)
+        })
+        .collect();
+    let mut filter = StagedFilter::new();
+    let mut touching = 0;
+    for i in 0..posed.len() {
+        for j in i + 1..posed.len() {
+            let staged = filter.contact(&posed[i], &posed[j]);
+            let direct = volume_contact(&posed[i].volume, &posed[j].volume);
+            assert_eq!(staged, direct, "pair ({i}, {j})");
+            touching += usize::from(direct.is_some());
+        }
+    }
+    let c = filter.counts;
+    assert_eq!(c.pairs, 300 * 299 / 2);
+    assert_eq!(c.touching as usize, touching);
+    assert_eq!(
+        c.rejected_by_sphere + c.rejected_by_aabb + c.rejected_by_exact + c.touching,
+        c.pairs
+    );
+    // Each stage does some work on this scene.
+    assert!(
+        c.rejected_by_sphere > 0
+            && c.rejected_by_aabb > 0
+            && c.rejected_by_exact > 0
+            && c.touching > 0,
+        "{c:?}"
+    );
+}
