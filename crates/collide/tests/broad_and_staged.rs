@@ -3,7 +3,7 @@
 
 mod common;
 
-use collide::broad::{ProxyId, SweepAndPrune};
+use collide::broad::{BroadPhase, LinearBvh, ProxyId, SweepAndPrune};
 use collide::staged::{Posed, StagedFilter};
 use collide::volume_contact;
 use common::Rng;
@@ -32,12 +32,21 @@ fn brute_force(boxes: &[(ProxyId, Aabb)]) -> Vec<(ProxyId, ProxyId)> {
 }
 
 #[test]
+fn linear_bvh_matches_brute_force() {
+    matches_brute_force::<LinearBvh>();
+}
+
+#[test]
 fn sweep_and_prune_matches_brute_force() {
+    matches_brute_force::<SweepAndPrune>();
+}
+
+fn matches_brute_force<B: BroadPhase + Default>() {
     let mut rng = Rng(7);
-    for &count in &[1usize, 2, 10, 100, 1_000, 5_000, 20_000] {
+    for &count in &[0usize, 1, 2, 3, 10, 100, 1_000, 5_000, 20_000] {
         // Density kept about constant: about 1.5 neighbours a box.
         let world = 2.0 * (count as Real).cbrt();
-        let mut sap = SweepAndPrune::new();
+        let mut sap = B::default();
         let mut boxes: Vec<(ProxyId, Aabb)> = (0..count)
             .map(|_| {
                 let b = random_box(&mut rng, world);
@@ -58,12 +67,12 @@ fn sweep_and_prune_matches_brute_force() {
                 assert!(sap.update(*id, *b));
             }
             for _ in 0..count / 10 {
-                let index = (rng.next_u64() % boxes.len() as u64) as usize;
-                let (id, b) = boxes.swap_remove(index);
-                assert_eq!(sap.remove(id), Some(b));
                 if boxes.is_empty() {
                     break;
                 }
+                let index = (rng.next_u64() % boxes.len() as u64) as usize;
+                let (id, b) = boxes.swap_remove(index);
+                assert_eq!(sap.remove(id), Some(b));
             }
             for _ in 0..count / 10 {
                 let b = random_box(&mut rng, world);
@@ -75,10 +84,16 @@ fn sweep_and_prune_matches_brute_force() {
 }
 
 #[test]
-fn a_sweep_axis_change_keeps_the_answer() {
-    // Boxes spread along x first, then along z: the sweep axis changes between queries.
+fn a_change_of_layout_keeps_the_answer() {
+    a_change_of_layout::<LinearBvh>();
+    a_change_of_layout::<SweepAndPrune>();
+}
+
+fn a_change_of_layout<B: BroadPhase + Default>() {
+    // Boxes spread along x first, then along z: the sweep axis changes between queries, and the
+    // Morton order is far from the previous one.
     let mut rng = Rng(8);
-    let mut sap = SweepAndPrune::new();
+    let mut sap = B::default();
     let mut boxes: Vec<(ProxyId, Aabb)> = (0..2_000)
         .map(|i| {
             let mut b = random_box(&mut rng, 3.0);

@@ -1,5 +1,3 @@
-//! The broad phase: which proxies' AABBs overlap, each pair once, in a deterministic order.
-//!
 //! Sweep and prune (D. Baraff, "Dynamic simulation of non-penetrating rigid bodies", 1992;
 //! Ericson, Real-Time Collision Detection, 7.5.2): the boxes are kept sorted by their lower bound
 //! on one axis; a sweep along that order only compares boxes whose intervals on the axis
@@ -7,15 +5,11 @@
 //! sort restores it in about linear time. The axis is the one along which the box centres are
 //! most spread, re-chosen at each query (a change costs one full sort).
 //!
-//! Determinism: the order depends only on the boxes and the proxy ids (ties broken by id), and
-//! the pairs are returned sorted, so the result never depends on hashing or timing.
+//! Kept beside [`super::LinearBvh`] for comparison: at a constant density each box's interval on
+//! the sweep axis overlaps those of a whole slab of boxes, so the sweep grows like `n^(5/3)`.
 
+use super::{BroadPhase, Proxies, ProxyId, ordered};
 use geom::{Aabb, Real};
-use serde::{Deserialize, Serialize};
-
-/// A broad-phase handle for one box. Ids of removed proxies are reused, lowest last-freed first.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-pub struct ProxyId(pub u32);
 
 #[derive(Debug, Clone, Copy)]
 struct Entry {
@@ -28,11 +22,7 @@ struct Entry {
 /// Sweep and prune over a set of AABBs, world space.
 #[derive(Debug, Clone, Default)]
 pub struct SweepAndPrune {
-    /// The current box of each proxy id; `None` for free ids.
-    boxes: Vec<Option<Aabb>>,
-    /// Bumped each time an id is (re)inserted.
-    stamps: Vec<u32>,
-    free: Vec<u32>,
+    proxies: Proxies,
     /// Live proxies, sorted by `aabb.mins[axis]` (then id) as of the last query.
     sorted: Vec<Entry>,
     /// Proxies inserted since the last query.
@@ -41,68 +31,33 @@ pub struct SweepAndPrune {
     dirty_removals: bool,
 }
 
-impl SweepAndPrune {
-    /// An empty broad phase.
-    pub fn new() -> Self {
-        Self::default()
-    }
-
-    /// The number of live proxies.
-    pub fn len(&self) -> usize {
-        self.boxes.len() - self.free.len()
-    }
-
-    /// Whether there are no proxies.
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
-
-    /// Adds a box; returns its id.
-    pub fn insert(&mut self, aabb: Aabb) -> ProxyId {
-        let id = match self.free.pop() {
-            Some(id) => {
-                self.boxes[id as usize] = Some(aabb);
-                self.stamps[id as usize] = self.stamps[id as usize].wrapping_add(1);
-                id
-            }
-            None => {
-                self.boxes.push(Some(aabb));
-                self.stamps.push(0);
-                (self.boxes.len() - 1) as u32
-            }
-        };
+impl BroadPhase for SweepAndPrune {
+    fn insert(&mut self, aabb: Aabb) -> ProxyId {
+        let id = self.proxies.insert(aabb);
         self.pending.push(id);
         ProxyId(id)
     }
 
-    /// Moves a proxy's box. Returns `false` (and changes nothing) for an unknown id.
-    pub fn update(&mut self, id: ProxyId, aabb: Aabb) -> bool {
-        match self.boxes.get_mut(id.0 as usize) {
-            Some(Some(slot)) => {
-                *slot = aabb;
-                true
-            }
-            _ => false,
-        }
+    fn update(&mut self, id: ProxyId, aabb: Aabb) -> bool {
+        self.proxies.update(id, aabb)
     }
 
-    /// Removes a proxy; returns its last box, or `None` for an unknown id.
-    pub fn remove(&mut self, id: ProxyId) -> Option<Aabb> {
-        let old = self.boxes.get_mut(id.0 as usize)?.take()?;
-        self.free.push(id.0);
+    fn remove(&mut self, id: ProxyId) -> Option<Aabb> {
+        let old = self.proxies.remove(id)?;
         self.pending.retain(|&p| p != id.0);
         self.dirty_removals = true;
         Some(old)
     }
 
-    /// The current box of a proxy.
-    pub fn aabb(&self, id: ProxyId) -> Option<&Aabb> {
-        self.boxes.get(id.0 as usize)?.as_ref()
+    fn aabb(&self, id: ProxyId) -> Option<&Aabb> {
+        self.proxies.get(id.0)
     }
 
-    /// Every pair of proxies whose boxes intersect (touching counts), each once as
-    /// `(lower id, higher id)`, sorted. `pairs` is cleared first; reusing it avoids allocation.
-    pub fn overlapping_pairs(&mut self, pairs: &mut Vec<(ProxyId, ProxyId)>) {
+    fn len(&self) -> usize {
+        self.proxies.len()
+    }
+
+    fn overlapping_pairs(&mut self, pairs: &mut Vec<(ProxyId, ProxyId)>) {
         pairs.clear();
         self.refresh();
         let axis = self.axis;
@@ -119,36 +74,37 @@ impl SweepAndPrune {
                     && a.aabb.mins[v] <= b.aabb.maxs[v]
                     && b.aabb.mins[v] <= a.aabb.maxs[v]
                 {
-                    let (lo, hi) = if a.id < b.id {
-                        (a.id, b.id)
-                    } else {
-                        (b.id, a.id)
-                    };
-                    pairs.push((ProxyId(lo), ProxyId(hi)));
+                    pairs.push(ordered(a.id, b.id));
                 }
             }
         }
         pairs.sort_unstable();
+    }
+}
+
+impl SweepAndPrune {
+    /// An empty broad phase.
+    pub fn new() -> Self {
+        Self::default()
     }
 
     /// Brings `sorted` up to date: drops removed proxies, adds new ones, copies the current
     /// boxes, picks the sweep axis and sorts.
     fn refresh(&mut self) {
         if self.dirty_removals {
-            let (boxes, stamps) = (&self.boxes, &self.stamps);
-            self.sorted
-                .retain(|e| boxes[e.id as usize].is_some() && stamps[e.id as usize] == e.stamp);
+            let proxies = &self.proxies;
+            self.sorted.retain(|e| proxies.is_current(e.id, e.stamp));
             self.dirty_removals = false;
         }
         for &id in &self.pending {
-            if let Some(aabb) = self.boxes[id as usize] {
-                let stamp = self.stamps[id as usize];
+            if let Some(&aabb) = self.proxies.get(id) {
+                let stamp = self.proxies.stamps[id as usize];
                 self.sorted.push(Entry { id, stamp, aabb });
             }
         }
         self.pending.clear();
         for entry in &mut self.sorted {
-            if let Some(aabb) = self.boxes[entry.id as usize] {
+            if let Some(&aabb) = self.proxies.get(entry.id) {
                 entry.aabb = aabb;
             }
         }
