@@ -264,9 +264,9 @@ fn just_touching_next_to_just_missing() {
         (a, cube(Point3::new(0.3, 2.0 + 1e-4, 0.0), 1.0)),
         "face",
     );
-    // Edges: the crossing edges at overlap 0 and -1e-4. Rounding of sqrt 2 puts the
-    // "touching" pair within about 1e-7 of exact contact; nudge it by 1e-6 to be inside.
-    assert_boundary(crossing_edges(1e-6), crossing_edges(-1e-4), "edge");
-    // Vertex on a face, likewise.
-    assert_boundary(vertex_on_face(1e-6), vertex_on_face(-1e-4), "vertex");
+    // Edges: the crossing edges at overlap 0 and -1e-4 (touching up to the rounding of sqrt 2,
+    // which the depth tolerance of 2e-6 covers).
+    assert_boundary(crossing_edges(0.0), crossing_edges(-1e-4), "edge");
+    // A vertex on a face, likewise (up to the rounding of sqrt 3 and the rotation).
+    assert_boundary(vertex_on_face(0.0), vertex_on_face(-1e-4), "vertex");
 }
