@@ -10,11 +10,18 @@ pub use collide;
 pub use geom;
 pub use world;
 
-/// The everyday names: volumes, shapes, math types.
+pub mod scenes;
+
+/// The everyday names: the world and its bodies, volumes, shapes, math types.
 pub mod prelude {
+    pub use collide::{Contact, ContactPoint, RayHit};
     pub use geom::d2::{Aabb2, Circle, ConvexPolygon, Obb2};
     pub use geom::{
         Aabb, GeomError, Isometry3, Obb, Point2, Point3, Ray, Real, Shape, Sphere, UnitQuaternion,
         Vector2, Vector3, Volume,
+    };
+    pub use world::{
+        BodyDesc, BodyHandle, BodyKind, ColliderFit, ContactEvent, ContactPair, Response,
+        RigidBody, Snapshot, SnapshotError, Visual, VisualShape, World, WorldConfig, WorldError,
     };
 }

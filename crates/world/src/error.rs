@@ -1,0 +1,64 @@
+//! Errors of the world: bad bodies or settings, unknown handles, bad snapshots.
+
+use geom::{GeomError, Real};
+use thiserror::Error;
+
+/// Why the world refused a request. The world is unchanged when one is returned.
+#[derive(Debug, Clone, PartialEq, Error)]
+pub enum WorldError {
+    /// A number, size, direction or rotation was invalid; the message names the field.
+    #[error("{0}")]
+    Invalid(#[from] GeomError),
+    /// A value was outside its allowed range.
+    #[error("{field} must be {range}, got {value}")]
+    OutOfRange {
+        /// The field, e.g. `desc.restitution`.
+        field: String,
+        /// The rejected value.
+        value: Real,
+        /// The allowed range.
+        range: &'static str,
+    },
+    /// The handle names no body: it was never valid here, or its body was removed.
+    #[error("unknown or removed body handle")]
+    UnknownBody,
+}
+
+/// Why a snapshot could not be encoded, decoded or restored. Never a panic; a failed restore
+/// leaves no world behind.
+#[derive(Debug, Error)]
+pub enum SnapshotError {
+    /// The JSON text was malformed, truncated, too deeply nested or of the wrong shape.
+    #[error("snapshot JSON is invalid: {0}")]
+    Json(String),
+    /// The binary data was malformed, truncated or of the wrong shape.
+    #[error("snapshot binary data is invalid: {0}")]
+    Binary(String),
+    /// The data does not start with the binary snapshot's magic bytes.
+    #[error("not a minirigid binary snapshot (bad magic bytes)")]
+    BadMagic,
+    /// The snapshot's format version is not one this build reads.
+    #[error(
+        "snapshot format version {found} is not supported (this build reads version {supported})"
+    )]
+    Version {
+        /// The version in the data.
+        found: u32,
+        /// The version this build reads.
+        supported: u32,
+    },
+    /// The data is larger than a snapshot may be.
+    #[error("snapshot of {bytes} bytes exceeds the limit of {limit} bytes")]
+    TooLarge {
+        /// Its size.
+        bytes: u64,
+        /// The limit.
+        limit: u64,
+    },
+    /// The snapshot decoded, but holds invalid state; the message names the field.
+    #[error("snapshot holds invalid state: {0}")]
+    Invalid(#[from] WorldError),
+    /// Reading or writing the file failed.
+    #[error("snapshot file: {0}")]
+    Io(#[from] std::io::Error),
+}

@@ -1,0 +1,311 @@
+//! Snapshots: the world's whole simulation state, as readable JSON or compact binary.
+//!
+//! A snapshot holds state only (settings, bodies with their handles, the step counter, unstepped
+//! time, which pairs touch); caches such as the broad phase are rebuilt on restore and never
+//! change a result, so a restored world steps bit for bit like the original.
+//!
+//! Decoding is defensive: input larger than [`MAX_SNAPSHOT_BYTES`] is refused before parsing,
+//! length prefixes cannot make it reserve more memory than the input could fill, JSON nesting is
+//! capped by serde_json, and every decoded value is checked (finite numbers, positive sizes,
+//! unit rotations, live handles) before a world is built. Errors, never panics.
+
+use crate::body::{BodyHandle, RigidBody};
+use crate::config::WorldConfig;
+use crate::error::{SnapshotError, WorldError};
+use crate::world::World;
+use geom::{Real, Shape};
+use serde::{Deserialize, Serialize};
+use slotmap::{Key, SlotMap};
+use std::path::Path;
+
+/// The format version this build writes and reads.
+pub const SNAPSHOT_VERSION: u32 = 1;
+
+/// The largest snapshot accepted, in bytes (256 MiB).
+pub const MAX_SNAPSHOT_BYTES: u64 = 256 << 20;
+
+/// The first bytes of a binary snapshot.
+const MAGIC: &[u8; 4] = b"MRGD";
+
+/// The whole simulation state of a [`World`].
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Snapshot {
+    /// The format version, [`SNAPSHOT_VERSION`].
+    pub version: u32,
+    /// The world's settings.
+    pub config: WorldConfig,
+    /// Steps taken.
+    pub step: u64,
+    /// Simulated time not yet stepped (seconds).
+    pub accumulator: Real,
+    /// The bodies, with their handles (so handles stay valid across a round trip).
+    pub bodies: SlotMap<BodyHandle, RigidBody>,
+    /// The pairs touching after the last step, sorted (the next step's events depend on them).
+    pub touching: Vec<(BodyHandle, BodyHandle)>,
+}
+
+#[derive(Deserialize)]
+struct VersionOnly {
+    version: u32,
+}
+
+impl Snapshot {
+    /// The snapshot as pretty JSON.
+    pub fn to_json(&self) -> Result<String, SnapshotError> {
+        serde_json::to_string_pretty(self).map_err(|e| SnapshotError::Json(e.to_string()))
+    }
+
+    /// Decodes JSON; the version is checked first, then the shape. The state itself is checked
+    /// by [`World::from_snapshot`].
+    pub fn from_json(text: &str) -> Result<Self, SnapshotError> {
+        check_size(text.len())?;
+        let header: VersionOnly =
+            serde_json::from_str(text).map_err(|e| SnapshotError::Json(e.to_string()))?;
+        check_version(header.version)?;
+        serde_json::from_str(text).map_err(|e| SnapshotError::Json(e.to_string()))
+    }
+
+    /// The snapshot in the compact binary form: magic bytes, the version (4 bytes, little
+    /// endian), then the fields in postcard's encoding (floats bit for bit).
+    pub fn to_bytes(&self) -> Result<Vec<u8>, SnapshotError> {
+        let mut bytes = MAGIC.to_vec();
+        bytes.extend_from_slice(&self.version.to_le_bytes());
+        let body = postcard::to_allocvec(self).map_err(|e| SnapshotError::Binary(e.to_string()))?;
+        bytes.extend_from_slice(&body);
+        Ok(bytes)
+    }
+
+    /// Decodes the binary form.
+    pub fn from_bytes(bytes: &[u8]) -> Result<Self, SnapshotError> {
+        check_size(bytes.len())?;
+        let Some((magic, rest)) = bytes.split_first_chunk::<4>() else {
+            return Err(SnapshotError::BadMagic);
+        };
+        if magic != MAGIC {
+            return Err(SnapshotError::BadMagic);
+        }
+        let Some((version, payload)) = rest.split_first_chunk::<4>() else {
+            return Err(SnapshotError::Binary("truncated before the version".into()));
+        };
+        check_version(u32::from_le_bytes(*version))?;
+        let (snapshot, left): (Self, &[u8]) =
+            postcard::take_from_bytes(payload).map_err(|e| SnapshotError::Binary(e.to_string()))?;
+        if !left.is_empty() {
+            return Err(SnapshotError::Binary(format!(
+                "{} bytes of trailing data",
+                left.len()
+            )));
+        }
+        if snapshot.version != u32::from_le_bytes(*version) {
+            return Err(SnapshotError::Binary(
+                "header and body versions differ".into(),
+            ));
+        }
+        Ok(snapshot)
+    }
+
+    /// Writes the snapshot to a file: binary when the path ends in `.bin`, JSON otherwise.
+    pub fn save(&self, path: impl AsRef<Path>) -> Result<(), SnapshotError> {
+        let path = path.as_ref();
+        let data = if path.extension().is_some_and(|e| e == "bin") {
+            self.to_bytes()?
+        } else {
+            self.to_json()?.into_bytes()
+        };
+        std::fs::write(path, data)?;
+        Ok(())
+    }
+
+    /// Reads a snapshot file written by [`Snapshot::save`] (either form, told apart by the magic
+    /// bytes). Files over [`MAX_SNAPSHOT_BYTES`] are refused before they are read.
+    pub fn load(path: impl AsRef<Path>) -> Result<Self, SnapshotError> {
+        let path = path.as_ref();
+        let size = std::fs::metadata(path)?.len();
+        if size > MAX_SNAPSHOT_BYTES {
+            return Err(SnapshotError::TooLarge {
+                bytes: size,
+                limit: MAX_SNAPSHOT_BYTES,
+            });
+        }
+        let data = std::fs::read(path)?;
+        if data.starts_with(MAGIC) {
+            Self::from_bytes(&data)
+        } else {
+            let text = std::str::from_utf8(&data)
+                .map_err(|e| SnapshotError::Json(format!("not UTF-8: {e}")))?;
+            Self::from_json(text)
+        }
+    }
+}
+
+fn check_size(len: usize) -> Result<(), SnapshotError> {
+    if len as u64 > MAX_SNAPSHOT_BYTES {
+        return Err(SnapshotError::TooLarge {
+            bytes: len as u64,
+            limit: MAX_SNAPSHOT_BYTES,
+        });
+    }
+    Ok(())
+}
+
+fn check_version(found: u32) -> Result<(), SnapshotError> {
+    if found == SNAPSHOT_VERSION {
+        Ok(())
+    } else {
+        Err(SnapshotError::Version {
+            found,
+            supported: SNAPSHOT_VERSION,
+        })
+    }
+}
+
+impl World {
+    /// The world's whole simulation state.
+    pub fn snapshot(&self) -> Snapshot {
+        Snapshot {
+            version: SNAPSHOT_VERSION,
+            config: self.config,
+            step: self.step_count,
+            accumulator: self.accumulator,
+            bodies: self.bodies.clone(),
+            touching: self.touching.clone(),
+        }
+    }
+
+    /// A world restored from a snapshot, after checking all of it: the error names the first
+    /// bad field (`bodies[3].linvel.x`, `config.dt`, `touching[0]`, ...). Handles from the
+    /// original world find the same bodies. Contacts and events are empty until the next step.
+    pub fn from_snapshot(snapshot: Snapshot) -> Result<World, SnapshotError> {
+        check_version(snapshot.version)?;
+        snapshot.config.validate()?;
+        if !(snapshot.accumulator.is_finite() && snapshot.accumulator >= 0.0) {
+            return Err(WorldError::OutOfRange {
+                field: "accumulator".into(),
+                value: snapshot.accumulator,
+                range: "finite and non-negative",
+            }
+            .into());
+        }
+        for (index, (_, body)) in snapshot.bodies.iter().enumerate() {
+            body.validate(&format!("bodies[{index}]"))?;
+        }
+        for (index, pair) in snapshot.touching.iter().enumerate() {
+            let known =
+                snapshot.bodies.contains_key(pair.0) && snapshot.bodies.contains_key(pair.1);
+            let ordered = pair.0 < pair.1 && (index == 0 || snapshot.touching[index - 1] < *pair);
+            if !known || !ordered {
+                return Err(SnapshotError::Invalid(WorldError::OutOfRange {
+                    field: format!("touching[{index}]"),
+                    value: index as Real,
+                    range: "a sorted pair of live handles",
+                }));
+            }
+        }
+        let mut world = World::new(snapshot.config);
+        world.step_count = snapshot.step;
+        world.accumulator = snapshot.accumulator;
+        world.touching = snapshot.touching;
+        world.bodies = snapshot.bodies;
+        world.attach_proxies();
+        Ok(world)
+    }
+
+    /// The world as pretty JSON.
+    pub fn to_json(&self) -> Result<String, SnapshotError> {
+        self.snapshot().to_json()
+    }
+
+    /// A world from JSON, checked as [`World::from_snapshot`] does.
+    pub fn from_json(text: &str) -> Result<World, SnapshotError> {
+        World::from_snapshot(Snapshot::from_json(text)?)
+    }
+
+    /// The world in the compact binary form.
+    pub fn to_bytes(&self) -> Result<Vec<u8>, SnapshotError> {
+        self.snapshot().to_bytes()
+    }
+
+    /// A world from the binary form, checked as [`World::from_snapshot`] does.
+    pub fn from_bytes(bytes: &[u8]) -> Result<World, SnapshotError> {
+        World::from_snapshot(Snapshot::from_bytes(bytes)?)
+    }
+
+    /// Saves the world to a file (binary for `.bin`, JSON otherwise).
+    pub fn save(&self, path: impl AsRef<Path>) -> Result<(), SnapshotError> {
+        self.snapshot().save(path)
+    }
+
+    /// Loads a world saved by [`World::save`].
+    pub fn load(path: impl AsRef<Path>) -> Result<World, SnapshotError> {
+        World::from_snapshot(Snapshot::load(path)?)
+    }
+
+    /// A 64-bit hash (FNV-1a) of the full simulation state: settings, step counter, unstepped
+    /// time, every body with its handle, and the touching pairs. Equal states give equal
+    /// hashes on every platform; it is what the determinism tests compare.
+    pub fn state_hash(&self) -> u64 {
+        let mut h = Fnv::new();
+        let c = &self.config;
+        h.f32(c.dt);
+        h.floats(c.gravity.iter());
+        h.u64(c.response as u64);
+        h.u64(u64::from(c.max_steps_per_advance));
+        h.u64(self.step_count);
+        h.f32(self.accumulator);
+        for (handle, body) in &self.bodies {
+            h.u64(handle.data().as_ffi());
+            h.u64(body.kind as u64);
+            h.floats(body.pose.translation.vector.iter());
+            h.floats(body.pose.rotation.coords.iter());
+            h.floats(body.linvel.iter());
+            h.floats(body.angvel.iter());
+            h.f32(body.mass);
+            h.f32(body.material.restitution);
+            h.f32(body.material.friction);
+            match body.collider.shape {
+                Shape::Cuboid { half_extents } => {
+                    h.u64(0);
+                    h.floats(half_extents.iter());
+                }
+                Shape::Ball { radius } => {
+                    h.u64(1);
+                    h.f32(radius);
+                }
+            }
+            h.floats(body.collider.offset.translation.vector.iter());
+            h.floats(body.collider.offset.rotation.coords.iter());
+            h.floats(body.visual.color.iter());
+        }
+        for (a, b) in &self.touching {
+            h.u64(a.data().as_ffi());
+            h.u64(b.data().as_ffi());
+        }
+        h.0
+    }
+}
+
+/// FNV-1a, 64 bits: tiny, fixed, and the same everywhere (std's hashers may change).
+struct Fnv(u64);
+
+impl Fnv {
+    fn new() -> Self {
+        Self(0xcbf2_9ce4_8422_2325)
+    }
+    fn bytes(&mut self, bytes: &[u8]) {
+        for b in bytes {
+            self.0 ^= u64::from(*b);
+            self.0 = self.0.wrapping_mul(0x0000_0100_0000_01b3);
+        }
+    }
+    fn u64(&mut self, v: u64) {
+        self.bytes(&v.to_le_bytes());
+    }
+    fn f32(&mut self, v: f32) {
+        self.bytes(&v.to_bits().to_le_bytes());
+    }
+    fn floats<'a>(&mut self, values: impl Iterator<Item = &'a f32>) {
+        for v in values {
+            self.f32(*v);
+        }
+    }
+}
