@@ -161,7 +161,8 @@ fn invalid_state_is_named() {
     assert_ne!(nan_json, json);
     expect_error(World::from_json(&nan_json), "NaN in JSON");
     // NaN, negative sizes and broken rotations in the binary form, where floats are raw bits.
-    let cases: [(fn(&mut Snapshot), &str); 3] = [
+    type Corruption = fn(&mut Snapshot);
+    let cases: [(Corruption, &str); 3] = [
         (|s| s.config.dt = Real::NAN, "config.dt"),
         (|s| s.config.dt = -0.02, "config.dt"),
         (|s| s.accumulator = Real::INFINITY, "accumulator"),
