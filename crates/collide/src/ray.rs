@@ -97,7 +97,8 @@ pub fn ray_sphere(ray: &Ray, sphere: &Sphere, max_toi: Real) -> Option<RayHit> {
     }
     // The smaller root, in the form that avoids cancellation: t = c / (-b + sqrt(disc)).
     let toi = c / (-b + discriminant.sqrt());
-    if toi > max_toi {
+    // A far-off origin (|m|^2 overflowing) gives a NaN: refused with the misses.
+    if toi.is_nan() || toi > max_toi {
         return None;
     }
     let point = ray.point_at(toi);

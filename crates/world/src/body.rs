@@ -1,6 +1,7 @@
 //! Rigid bodies and their descriptions.
 
 use crate::error::WorldError;
+use crate::limits::{self, components_within, within};
 use geom::validate;
 use geom::{Aabb, Isometry3, Obb, Point3, Real, Shape, Sphere, UnitQuaternion, Vector3};
 use serde::{Deserialize, Serialize};
@@ -182,18 +183,34 @@ impl RigidBody {
     /// Moves the body; the error names a non-finite translation or a bad rotation, and then
     /// nothing changes. A static body moved this way is teleported (no velocity).
     pub fn set_pose(&mut self, pose: Isometry3) -> Result<(), WorldError> {
-        self.pose = validate::isometry("pose", &pose)?;
+        let pose = validate::isometry("pose", &pose)?;
+        components_within(
+            "pose.translation",
+            &pose.translation.vector,
+            limits::MAX_COORDINATE,
+            "within 1e18 m of the origin",
+        )?;
+        self.pose = pose;
         Ok(())
     }
     /// Sets the linear velocity (ignored by static bodies); the error names a non-finite
     /// component, and then nothing changes.
     pub fn set_linvel(&mut self, linvel: Vector3) -> Result<(), WorldError> {
-        self.linvel = validate::finite_vector3("linvel", &linvel)?;
+        validate::finite_vector3("linvel", &linvel)?;
+        components_within("linvel", &linvel, limits::MAX_SPEED, "at most 1e5 m/s")?;
+        self.linvel = linvel;
         Ok(())
     }
     /// Sets the angular velocity (ignored by static bodies); as [`RigidBody::set_linvel`].
     pub fn set_angvel(&mut self, angvel: Vector3) -> Result<(), WorldError> {
-        self.angvel = validate::finite_vector3("angvel", &angvel)?;
+        validate::finite_vector3("angvel", &angvel)?;
+        components_within(
+            "angvel",
+            &angvel,
+            limits::MAX_ANGULAR_SPEED,
+            "at most 1e5 rad/s",
+        )?;
+        self.angvel = angvel;
         Ok(())
     }
     /// Sets the colour; each channel must be finite and in [0, 1].
@@ -206,11 +223,36 @@ impl RigidBody {
     /// Checks every field, naming the first bad one under `prefix` (e.g. `bodies[3]`).
     pub(crate) fn validate(&self, prefix: &str) -> Result<(), WorldError> {
         validate::isometry(&format!("{prefix}.pose"), &self.pose)?;
+        components_within(
+            &format!("{prefix}.pose.translation"),
+            &self.pose.translation.vector,
+            limits::MAX_COORDINATE,
+            "within 1e18 m of the origin",
+        )?;
         validate::finite_vector3(&format!("{prefix}.linvel"), &self.linvel)?;
+        components_within(
+            &format!("{prefix}.linvel"),
+            &self.linvel,
+            limits::MAX_SPEED,
+            "at most 1e5 m/s",
+        )?;
         validate::finite_vector3(&format!("{prefix}.angvel"), &self.angvel)?;
+        components_within(
+            &format!("{prefix}.angvel"),
+            &self.angvel,
+            limits::MAX_ANGULAR_SPEED,
+            "at most 1e5 rad/s",
+        )?;
         match self.kind {
             BodyKind::Dynamic => {
                 validate::positive(&format!("{prefix}.mass"), self.mass)?;
+                within(
+                    &format!("{prefix}.mass"),
+                    self.mass,
+                    limits::MIN_MASS,
+                    limits::MAX_MASS,
+                    "in [1e-9, 1e12] kg",
+                )?;
             }
             BodyKind::Static | BodyKind::Kinematic => {
                 if self.mass != 0.0 {
@@ -260,16 +302,37 @@ fn check_material(prefix: &str, material: &Material) -> Result<(), WorldError> {
     Ok(())
 }
 
+fn check_size(field: &str, size: Real) -> Result<(), WorldError> {
+    validate::positive(field, size)?;
+    within(
+        field,
+        size,
+        limits::MIN_SIZE,
+        limits::MAX_SIZE,
+        "in [1e-6, 1e6] m",
+    )?;
+    Ok(())
+}
+
 fn check_collider(prefix: &str, collider: &Collider) -> Result<(), WorldError> {
     match collider.shape {
         Shape::Cuboid { half_extents } => {
-            validate::positive_vector3(&format!("{prefix}.shape.half_extents"), &half_extents)?;
+            for (i, axis) in ["x", "y", "z"].iter().enumerate() {
+                check_size(
+                    &format!("{prefix}.shape.half_extents.{axis}"),
+                    half_extents[i],
+                )?;
+            }
         }
-        Shape::Ball { radius } => {
-            validate::positive(&format!("{prefix}.shape.radius"), radius)?;
-        }
+        Shape::Ball { radius } => check_size(&format!("{prefix}.shape.radius"), radius)?,
     }
     validate::isometry(&format!("{prefix}.collider_offset"), &collider.offset)?;
+    components_within(
+        &format!("{prefix}.collider_offset.translation"),
+        &collider.offset.translation.vector,
+        limits::MAX_SIZE,
+        "within 1e6 m of the body",
+    )?;
     Ok(())
 }
 
@@ -283,6 +346,14 @@ fn check_visual(prefix: &str, visual: &Visual) -> Result<(), WorldError> {
         }
         VisualShape::Mesh { vertices } => {
             validate::points3(&format!("{prefix}.visual.vertices"), vertices, 1)?;
+            for (i, v) in vertices.iter().enumerate() {
+                components_within(
+                    &format!("{prefix}.visual.vertices[{i}]"),
+                    &v.coords,
+                    limits::MAX_SIZE,
+                    "within 1e6 m of the body",
+                )?;
+            }
         }
     }
     check_color(&format!("{prefix}.visual.color"), &visual.color)

@@ -1,6 +1,7 @@
 //! World settings.
 
 use crate::error::WorldError;
+use crate::limits;
 use geom::validate;
 use geom::{Real, Vector3};
 use serde::{Deserialize, Serialize};
@@ -50,7 +51,14 @@ impl WorldConfig {
     /// advance. The error names the field.
     pub fn validate(&self) -> Result<(), WorldError> {
         validate::positive("config.dt", self.dt)?;
+        limits::within("config.dt", self.dt, 0.0, limits::MAX_DT, "at most 10 s")?;
         validate::finite_vector3("config.gravity", &self.gravity)?;
+        limits::components_within(
+            "config.gravity",
+            &self.gravity,
+            limits::MAX_GRAVITY,
+            "at most 1e4 m/s^2",
+        )?;
         if self.max_steps_per_advance == 0 {
             return Err(WorldError::OutOfRange {
                 field: "config.max_steps_per_advance".into(),

@@ -8,6 +8,7 @@
 mod body;
 mod config;
 mod error;
+pub mod limits;
 mod response;
 mod snapshot;
 mod world;

@@ -3,6 +3,7 @@
 use crate::body::{BodyDesc, BodyHandle, BodyKind, RigidBody};
 use crate::config::{Response, WorldConfig};
 use crate::error::WorldError;
+use crate::limits;
 use crate::response;
 use collide::broad::{BroadPhase, LinearBvh, ProxyId};
 use collide::staged::{Posed, StageCounts, StagedFilter};
@@ -44,7 +45,8 @@ pub enum ContactEvent {
 /// Discrete steps have a speed limit: a body is caught by another only if it cannot cross the
 /// other's centre plane in one step, that is while `|v| dt < r_a + r_b`, with `r_a` and `r_b`
 /// the two bodies' half-sizes along the motion (for two unit cubes meeting face on, `1`).
-/// Faster bodies can pass through.
+/// Faster bodies can pass through. Speeds are also capped at [`limits::MAX_SPEED`] and
+/// [`limits::MAX_ANGULAR_SPEED`] (checked on input, clamped each step).
 #[derive(Debug, Clone)]
 pub struct World {
     pub(crate) config: WorldConfig,
@@ -296,11 +298,14 @@ impl World {
             Response::Reflect => response::reflect(&mut self.bodies, &self.contacts),
         }
 
-        // 6. Positions, events, counter.
+        // 6. Positions, events, counter. Speeds are held to the world's limits first, so that
+        // no state a step produces can overflow in the next.
         for body in self.bodies.values_mut() {
             if body.kind == BodyKind::Static {
                 continue;
             }
+            body.linvel = limits::clamp_length(body.linvel, limits::MAX_SPEED);
+            body.angvel = limits::clamp_length(body.angvel, limits::MAX_ANGULAR_SPEED);
             body.pose.translation.vector += body.linvel * dt;
             if body.angvel != geom::Vector3::zeros() {
                 let turn = UnitQuaternion::from_scaled_axis(body.angvel * dt);
@@ -309,7 +314,7 @@ impl World {
             }
         }
         self.update_events();
-        self.step_count += 1;
+        self.step_count = self.step_count.saturating_add(1);
     }
 
     /// Started and stopped events from the sorted old and new touching sets.

@@ -1,0 +1,58 @@
+//! Inputs that once broke something, kept so that they never do again.
+
+use minirigid::prelude::*;
+
+/// Found by `cargo fuzz run snapshot_decode`: a snapshot whose finite but huge angular velocity
+/// (about 1e36 rad/s) overflowed to a NaN rotation in the first step. Such speeds are now
+/// refused by name, and every step clamps speeds to the world's limits.
+#[test]
+fn fuzz_huge_angular_velocity_is_refused() {
+    let data = include_bytes!("data/fuzz-huge-angular-velocity.bin");
+    let error = World::from_bytes(data).unwrap_err().to_string();
+    assert!(
+        error.contains("angvel") || error.contains("linvel"),
+        "{error}"
+    );
+}
+
+#[test]
+fn far_away_ray_origins_give_no_nan() {
+    let ray = Ray::new(Point3::new(3e38, 3e38, 3e38), -Vector3::repeat(1.0));
+    let sphere = minirigid::geom::Sphere::new(Point3::origin(), 1.0);
+    let hit = minirigid::collide::ray_sphere(&ray, &sphere, Real::MAX);
+    assert!(hit.is_none_or(|h| h.toi.is_finite() && h.point.coords.iter().all(|c| c.is_finite())));
+}
+
+#[test]
+fn speeds_at_the_limit_stay_finite() {
+    use minirigid::world::limits::{MAX_ANGULAR_SPEED, MAX_SPEED};
+    let config = WorldConfig {
+        dt: 10.0,
+        gravity: Vector3::new(0.0, -1e4, 0.0),
+        ..WorldConfig::default()
+    };
+    let mut world = World::try_new(config).unwrap();
+    let h = world
+        .insert(
+            BodyDesc::dynamic()
+                .ball(1e-6)
+                .mass(1e-9)
+                .linvel(Vector3::repeat(MAX_SPEED))
+                .angvel(Vector3::repeat(MAX_ANGULAR_SPEED)),
+        )
+        .unwrap();
+    for _ in 0..1_000 {
+        world.step();
+    }
+    let body = world.body(h).unwrap();
+    assert!(body.pose().translation.vector.iter().all(|c| c.is_finite()));
+    assert!(body.pose().rotation.coords.iter().all(|c| c.is_finite()));
+    assert!(body.linvel().norm() <= MAX_SPEED * (1.0 + 1e-6));
+    // And the state it reached restores.
+    World::from_bytes(&world.to_bytes().unwrap()).unwrap();
+    let error = world
+        .insert(BodyDesc::dynamic().linvel(Vector3::new(2e5, 0.0, 0.0)))
+        .unwrap_err()
+        .to_string();
+    assert!(error.contains("desc.linvel.x"), "{error}");
+}
