@@ -206,16 +206,25 @@ fn invalid_state_is_named() {
 #[test]
 fn hostile_inputs_fail_fast_in_bounded_memory() {
     // A binary snapshot that claims a billion bodies: a length prefix with nothing behind it.
-    let mut hostile = b"MRGD".to_vec();
-    hostile.extend_from_slice(&SNAPSHOT_VERSION.to_le_bytes());
-    let mut snapshot_head = World::new(WorldConfig::default()).snapshot();
-    snapshot_head.bodies.clear();
-    let head = snapshot_head.to_bytes().unwrap();
-    // The encoded empty snapshot ends with the body count (a slot count of 1) and the touching
-    // count (0); replace them with a huge varint.
-    hostile.extend_from_slice(&head[8..head.len() - 2]);
-    hostile.extend_from_slice(&[0xff, 0xff, 0xff, 0xff, 0x03]);
+    let empty = World::new(WorldConfig::default()).to_bytes().unwrap();
+    // An empty world ends with its slot list (length 1: the slotmap's sentinel slot, version 0,
+    // no value) and an empty touching list.
+    assert!(empty.ends_with(&[1, 0, 0, 0]), "{empty:?}");
+    let prefix = &empty[..empty.len() - 4];
+    let mut hostile = prefix.to_vec();
+    // 1,000,000,000 as a postcard varint.
+    hostile.extend_from_slice(&[0x80, 0x94, 0xeb, 0xdc, 0x03]);
     expect_error(World::from_bytes(&hostile), "a billion bodies");
+    // The same claim followed by a few valid-looking slots.
+    hostile.extend_from_slice(&[0, 0, 1, 0].repeat(1_000));
+    expect_error(
+        World::from_bytes(&hostile),
+        "a billion bodies, a few present",
+    );
+    // A billion touching pairs.
+    let mut hostile = empty[..empty.len() - 1].to_vec();
+    hostile.extend_from_slice(&[0x80, 0x94, 0xeb, 0xdc, 0x03]);
+    expect_error(World::from_bytes(&hostile), "a billion pairs");
 
     // JSON claiming a billion bodies is just a long array: it must be present to be parsed.
     let json = World::new(WorldConfig::default()).to_json().unwrap();
