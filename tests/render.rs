@@ -1,0 +1,225 @@
+//! The kiss3d examples rendered headless (no display needed): each one's screenshot exists, is
+//! not blank, and shows what the simulation says it should.
+
+use image::RgbImage;
+use minirigid::collide::d2::obb2_sat;
+use minirigid::collide::obb_obb_intersects;
+use minirigid::prelude::*;
+use std::path::PathBuf;
+use std::process::{Command, Output};
+use std::sync::Mutex;
+
+/// Software rendering is heavy on a 2-core machine: one example at a time.
+static RENDER: Mutex<()> = Mutex::new(());
+
+/// `target/<profile>/examples/<name>`, built by `cargo test` along with the tests.
+fn example_binary(name: &str) -> PathBuf {
+    let exe = std::env::current_exe().expect("the test's own path");
+    let dir = exe
+        .parent()
+        .and_then(|deps| deps.parent())
+        .expect("target/<profile>/deps");
+    let path = dir.join("examples").join(name);
+    assert!(
+        path.exists(),
+        "{} is missing: `cargo test` builds the examples",
+        path.display()
+    );
+    path
+}
+
+fn run(name: &str, args: &[&str]) -> Output {
+    let _guard = RENDER.lock().unwrap_or_else(|e| e.into_inner());
+    Command::new(example_binary(name))
+        .args(args)
+        .env("XDG_RUNTIME_DIR", std::env::temp_dir())
+        .output()
+        .expect("the example starts")
+}
+
+/// Runs `name` headless for `frames` frames and returns its screenshot.
+fn render(name: &str, frames: u64, extra: &[&str]) -> RgbImage {
+    let path = std::env::temp_dir().join(format!(
+        "minirigid-{name}-{frames}-{}-{}.png",
+        extra.join("_").replace(['/', ','], "_"),
+        std::process::id()
+    ));
+    let frames = frames.to_string();
+    let mut args = vec![
+        "--headless",
+        "--frames",
+        &frames,
+        "--screenshot",
+        path.to_str().unwrap(),
+    ];
+    args.extend_from_slice(extra);
+    let output = run(name, &args);
+    assert!(
+        output.status.success(),
+        "{name} failed: {}\n{}",
+        output.status,
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let image = image::open(&path).expect("a PNG screenshot").to_rgb8();
+    std::fs::remove_file(&path).ok();
+    assert_not_blank(&image, name);
+    image
+}
+
+fn assert_not_blank(image: &RgbImage, name: &str) {
+    let first = image.get_pixel(0, 0);
+    let different = image.pixels().filter(|p| *p != first).count();
+    assert!(
+        different > (image.width() * image.height()) as usize / 100,
+        "{name}: the screenshot is blank ({different} pixels differ from the corner)"
+    );
+}
+
+/// The examples' red (drawn as 0.95, 0.1, 0.1; lit and gamma-corrected on screen).
+fn is_red(p: &image::Rgb<u8>) -> bool {
+    let [r, g, b] = p.0.map(f32::from);
+    r > 150.0 && r > g + 80.0 && r > b + 80.0
+}
+
+/// The examples' blue (drawn as 0.1, 0.2, 0.95). Cyan and lavender do not pass.
+fn is_blue(p: &image::Rgb<u8>) -> bool {
+    let [r, g, b] = p.0.map(f32::from);
+    b > 150.0 && b > r + 80.0 && b > g + 60.0
+}
+
+/// The orange of the bouncing cube (about 220, 165, 65 once lit): red above green, green well
+/// above blue. The walls are lavender, the background grey, the text white.
+fn is_orange(p: &image::Rgb<u8>) -> bool {
+    let [r, g, b] = p.0.map(f32::from);
+    r > 150.0 && r > g + 30.0 && g > 2.0 * b
+}
+
+fn count(image: &RgbImage, test: fn(&image::Rgb<u8>) -> bool) -> usize {
+    image.pixels().filter(|p| test(p)).count()
+}
+
+/// The mean x of the pixels passing `test`.
+fn centroid_x(image: &RgbImage, test: fn(&image::Rgb<u8>) -> bool) -> f64 {
+    let xs: Vec<f64> = image
+        .enumerate_pixels()
+        .filter(|(_, _, p)| test(p))
+        .map(|(x, _, _)| f64::from(x))
+        .collect();
+    assert!(!xs.is_empty(), "no such pixels");
+    xs.iter().sum::<f64>() / xs.len() as f64
+}
+
+#[test]
+fn bouncing_box_moves_between_frames() {
+    let first = render("bouncing_box", 1, &[]);
+    let later = render("bouncing_box", 31, &[]);
+    assert!(
+        count(&first, is_orange) > 200,
+        "the moving cube is not visible"
+    );
+    // 30 steps of 0.1 m to the right.
+    let shift = centroid_x(&later, is_orange) - centroid_x(&first, is_orange);
+    assert!(shift > 30.0, "the cube moved {shift} px");
+}
+
+#[test]
+fn obb2d_spin_is_red_exactly_when_the_rectangles_collide() {
+    // The seed's rectangles at a tick (strict, as the example draws them).
+    let colliding = |tick: u64| {
+        let t = tick as Real;
+        let a = Obb2::new(
+            Point2::new(100.0, 150.0),
+            Vector2::new(15.0, 70.0),
+            (30.0 + 2.0 * t).to_radians(),
+        );
+        let b = Obb2::new(
+            Point2::new(100.0, 70.0),
+            Vector2::new(20.0, 55.0),
+            (40.0 + t).to_radians(),
+        );
+        obb2_sat(&a, &b).separating_axis(true).is_none()
+    };
+    let hit = (0..400)
+        .find(|&t| colliding(t))
+        .expect("they collide at some tick");
+    let miss = (0..400)
+        .find(|&t| !colliding(t))
+        .expect("they are apart at some tick");
+    // Frame N shows tick N - 1.
+    let red = render("obb2d_spin", hit + 1, &[]);
+    assert!(
+        count(&red, is_red) > 2_000 && count(&red, is_blue) < 50,
+        "tick {hit} should be red"
+    );
+    let blue = render("obb2d_spin", miss + 1, &[]);
+    assert!(
+        count(&blue, is_blue) > 2_000 && count(&blue, is_red) < 50,
+        "tick {miss} should be blue"
+    );
+}
+
+#[test]
+fn box_box_colour_follows_obb_obb_intersects() {
+    let a = Obb::new(
+        Point3::origin(),
+        UnitQuaternion::identity(),
+        Vector3::new(1.0, 0.6, 0.8),
+    );
+    let half_b = Vector3::new(0.7, 0.9, 0.5);
+    let placements = [
+        ("1.6,0.5,0.2", "0.3,0.5,0.1"),
+        ("2.9,0.6,0.2", "0.3,0.5,0.1"),
+        ("1.9,1.3,0.0", "0.0,0.0,0.785"),
+    ];
+    let mut seen = [false, false];
+    for (offset, angles) in placements {
+        let o: Vec<Real> = offset.split(',').map(|s| s.parse().unwrap()).collect();
+        let r: Vec<Real> = angles.split(',').map(|s| s.parse().unwrap()).collect();
+        let b = Obb::new(
+            Point3::new(o[0], o[1], o[2]),
+            UnitQuaternion::from_euler_angles(r[0], r[1], r[2]),
+            half_b,
+        );
+        let expected = obb_obb_intersects(&a, &b);
+        seen[usize::from(expected)] = true;
+        let image = render("box_box", 1, &["--offset", offset, "--angles", angles]);
+        let red = count(&image, is_red);
+        if expected {
+            assert!(
+                red > 2_000,
+                "{offset} {angles}: intersecting, but only {red} red pixels"
+            );
+        } else {
+            assert!(red < 50, "{offset} {angles}: apart, but {red} red pixels");
+        }
+    }
+    assert_eq!(seen, [true, true], "both outcomes are tested");
+}
+
+#[test]
+fn many_bodies_renders() {
+    render("many_bodies", 3, &[]);
+}
+
+#[test]
+fn without_a_display_the_examples_say_how_to_run_headless() {
+    for name in ["bouncing_box", "obb2d_spin", "box_box", "many_bodies"] {
+        let _guard = RENDER.lock().unwrap_or_else(|e| e.into_inner());
+        let output = Command::new(example_binary(name))
+            .env_remove("DISPLAY")
+            .env_remove("WAYLAND_DISPLAY")
+            .output()
+            .expect("the example starts");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(1), "{name}: {stderr}");
+        assert!(
+            stderr.contains("no display") && stderr.contains("--headless"),
+            "{name}: {stderr}"
+        );
+        assert!(!stderr.contains("panicked"), "{name}: {stderr}");
+    }
+    let output = run("box_box", &["--frames", "zero"]);
+    assert_eq!(output.status.code(), Some(2));
+    let output = run("box_box", &["--offset", "1,2"]);
+    assert_eq!(output.status.code(), Some(2));
+}
