@@ -218,6 +218,21 @@ fn without_a_display_the_examples_say_how_to_run_headless() {
         );
         assert!(!stderr.contains("panicked"), "{name}: {stderr}");
     }
+    // A DISPLAY with no X server behind it: a message, not a panic.
+    let _guard = RENDER.lock().unwrap_or_else(|e| e.into_inner());
+    let output = Command::new(example_binary("bouncing_box"))
+        .env("DISPLAY", ":99")
+        .env_remove("WAYLAND_DISPLAY")
+        .env("XDG_RUNTIME_DIR", std::env::temp_dir())
+        .output()
+        .expect("the example starts");
+    drop(_guard);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains("could not open a window") && stderr.contains("--headless"),
+        "{stderr}"
+    );
     let output = run("box_box", &["--frames", "zero"]);
     assert_eq!(output.status.code(), Some(2));
     let output = run("box_box", &["--offset", "1,2"]);

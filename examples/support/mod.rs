@@ -110,7 +110,16 @@ impl Display {
     /// `--headless`, says so and how to run headless, and exits with status 1.
     pub async fn open(title: &str, width: u32, height: u32, options: &Options) -> Self {
         if options.headless {
-            return Self::Offscreen(OffscreenSurface::new(width, height).await);
+            let surface = without_panic(title, "create an off-screen surface", || {
+                kiss3d::pollster::block_on(OffscreenSurface::new(width, height))
+            });
+            return Self::Offscreen(surface.unwrap_or_else(|| {
+                eprintln!(
+                    "Off-screen rendering needs a graphics adapter; Mesa's software one will do:\n  \
+                     apt-get install libegl1 libegl-mesa0 libgl1-mesa-dri"
+                );
+                std::process::exit(1)
+            }));
         }
         let has_display = ["DISPLAY", "WAYLAND_DISPLAY"]
             .iter()
@@ -123,7 +132,16 @@ impl Display {
             );
             std::process::exit(1);
         }
-        Self::Window(Window::new_with_size(title, width, height).await)
+        let window = without_panic(title, "open a window", || {
+            kiss3d::pollster::block_on(Window::new_with_size(title, width, height))
+        });
+        Self::Window(window.unwrap_or_else(|| {
+            eprintln!(
+                "Run it headless to render off-screen and save a picture, for example:\n  \
+                 cargo run --example {title} -- --headless --frames 60 --screenshot {title}.png"
+            );
+            std::process::exit(1)
+        }))
     }
 
     /// The window to draw into (the off-screen surface has one too).
@@ -176,6 +194,27 @@ impl Display {
                 eprintln!("could not save {}: {e}", path.display());
                 false
             }
+        }
+    }
+}
+
+/// Runs `make`, turning a panic inside kiss3d (no X server behind `DISPLAY`, no graphics
+/// adapter) into a message and `None`.
+fn without_panic<T>(title: &str, what: &str, make: impl FnOnce() -> T) -> Option<T> {
+    let quiet = std::panic::take_hook();
+    std::panic::set_hook(Box::new(|_| {}));
+    let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(make));
+    std::panic::set_hook(quiet);
+    match result {
+        Ok(value) => Some(value),
+        Err(payload) => {
+            let reason = payload
+                .downcast_ref::<String>()
+                .cloned()
+                .or_else(|| payload.downcast_ref::<&str>().map(|s| s.to_string()))
+                .unwrap_or_else(|| "unknown reason".into());
+            eprintln!("{title}: could not {what}: {reason}");
+            None
         }
     }
 }
