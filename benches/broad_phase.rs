@@ -4,22 +4,8 @@
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use minirigid::collide::broad::{BroadPhase, LinearBvh, ProxyId, SweepAndPrune};
 use minirigid::prelude::*;
+use minirigid::scenes::SplitMix as Rng;
 use std::hint::black_box;
-
-/// SplitMix64, seeded: the same scene every run.
-struct Rng(u64);
-impl Rng {
-    fn unit(&mut self) -> Real {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        ((z ^ (z >> 31)) >> 40) as Real / (1u64 << 24) as Real
-    }
-    fn signed(&mut self) -> Real {
-        2.0 * self.unit() - 1.0
-    }
-}
 
 /// `count` boxes of half extent 0.5 at constant density (about one neighbour each), with small
 /// random velocities, in a cube they bounce inside.

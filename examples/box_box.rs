@@ -124,15 +124,7 @@ async fn main() {
             )),
         }
         lines.push("arrows, PageUp/PageDown: move B   I/K, J/L, U/O: turn B".into());
-        for (i, line) in lines.iter().enumerate() {
-            window.draw_text(
-                line,
-                Vec2::new(10.0, 10.0 + 34.0 * i as f32),
-                28.0,
-                &font,
-                WHITE,
-            );
-        }
+        support::draw_lines(window, &font, &lines, 28.0);
         if !display.render_3d(&mut scene, &mut camera).await {
             break;
         }

@@ -108,15 +108,7 @@ async fn main() {
                 counts.touching
             ),
         ];
-        for (i, line) in lines.iter().enumerate() {
-            window.draw_text(
-                line,
-                Vec2::new(10.0, 10.0 + 32.0 * i as f32),
-                26.0,
-                &font,
-                WHITE,
-            );
-        }
+        support::draw_lines(window, &font, &lines, 26.0);
         if !display.render_3d(&mut scene, &mut camera).await {
             break;
         }

@@ -251,6 +251,14 @@ impl FrameCounter {
     }
 }
 
+/// Draws lines of text down from the top-left corner, white.
+pub fn draw_lines(window: &mut Window, font: &std::sync::Arc<Font>, lines: &[String], size: f32) {
+    for (i, line) in lines.iter().enumerate() {
+        let y = 10.0 + 1.2 * size * i as f32;
+        window.draw_text(line, Vec2::new(10.0, y), size, font, WHITE);
+    }
+}
+
 pub fn vec3(v: &Vector3) -> Vec3 {
     Vec3::from(*v)
 }

@@ -28,16 +28,8 @@ fn size() -> impl Strategy<Value = Real> {
 /// Random rotations, and exact quarter turns (whose edges are parallel) a quarter of the time.
 fn rotation() -> impl Strategy<Value = UnitQuaternion> {
     prop_oneof![
-        3 => (0.0f32..1.0, 0.0f32..1.0, 0.0f32..1.0).prop_map(|(u1, u2, u3)| {
-            let tau = std::f32::consts::TAU;
-            let (a, b) = ((1.0 - u1).sqrt(), u1.sqrt());
-            UnitQuaternion::new_normalize(na::Quaternion::new(
-                b * (tau * u3).cos(),
-                a * (tau * u2).sin(),
-                a * (tau * u2).cos(),
-                b * (tau * u3).sin(),
-            ))
-        }),
+        3 => (0.0f32..1.0, 0.0f32..1.0, 0.0f32..1.0)
+            .prop_map(|(u1, u2, u3)| geom::uniform_rotation(u1, u2, u3)),
         1 => (0..4u8, 0..3usize).prop_map(|(quarters, axis)| {
             let mut v = Vector3::zeros();
             v[axis] = 1.0;

@@ -46,3 +46,17 @@ pub type Matrix3 = na::Matrix3<Real>;
 pub type Point2 = na::Point2<Real>;
 /// A vector in 2D.
 pub type Vector2 = na::Vector2<Real>;
+
+/// The rotation that three numbers uniform in [0, 1) map to, so that uniform inputs give
+/// uniformly distributed rotations (K. Shoemake, "Uniform random rotations", Graphics Gems III,
+/// 1992). For seeded scenes and tests.
+pub fn uniform_rotation(u1: Real, u2: Real, u3: Real) -> UnitQuaternion {
+    let tau = std::f32::consts::TAU;
+    let (a, b) = ((1.0 - u1).max(0.0).sqrt(), u1.max(0.0).sqrt());
+    UnitQuaternion::new_normalize(Quaternion::new(
+        b * (tau * u3).cos(),
+        a * (tau * u2).sin(),
+        a * (tau * u2).cos(),
+        b * (tau * u3).sin(),
+    ))
+}

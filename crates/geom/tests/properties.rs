@@ -21,16 +21,8 @@ fn point(range: Real) -> impl Strategy<Value = Point3> {
 
 /// A uniformly random rotation (K. Shoemake, "Uniform random rotations", Graphics Gems III).
 fn rotation() -> impl Strategy<Value = UnitQuaternion> {
-    (0.0f32..1.0, 0.0f32..1.0, 0.0f32..1.0).prop_map(|(u1, u2, u3)| {
-        let tau = std::f32::consts::TAU;
-        let (a, b) = ((1.0 - u1).sqrt(), u1.sqrt());
-        UnitQuaternion::new_normalize(na::Quaternion::new(
-            b * (tau * u3).cos(),
-            a * (tau * u2).sin(),
-            a * (tau * u2).cos(),
-            b * (tau * u3).sin(),
-        ))
-    })
+    (0.0f32..1.0, 0.0f32..1.0, 0.0f32..1.0)
+        .prop_map(|(u1, u2, u3)| geom::uniform_rotation(u1, u2, u3))
 }
 
 fn half_extents() -> impl Strategy<Value = Vector3> {

@@ -14,7 +14,7 @@
 //!    Each pair is found once; the cost is about linear in the boxes plus the pairs when the
 //!    nodes are tight.
 
-use super::{BroadPhase, Proxies, ProxyId, ordered};
+use super::{BroadPhase, Proxies, ProxyId, forward_bookkeeping, ordered};
 use geom::{Aabb, Point3, Vector3};
 
 /// A step of the tree's self-traversal.
@@ -39,9 +39,6 @@ pub struct LinearBvh {
     proxies: Proxies,
     /// Live proxies in (Morton code, id) order as of the last query.
     order: Vec<Leaf>,
-    /// Proxies inserted since the last query.
-    pending: Vec<u32>,
-    dirty_removals: bool,
     /// `levels[0]` are the boxes in `order`; `levels[l + 1][j]` merges `levels[l][2j]` and
     /// `levels[l][2j + 1]`.
     levels: Vec<Vec<Aabb>>,
@@ -56,16 +53,11 @@ impl LinearBvh {
 
     /// Brings `order` up to date with the live proxies and their current Morton codes.
     fn sort(&mut self) {
-        if self.dirty_removals {
-            let proxies = &self.proxies;
-            self.order.retain(|l| proxies.is_current(l.id, l.stamp));
-            self.dirty_removals = false;
-        }
-        for &id in &self.pending {
-            let stamp = self.proxies.stamps[id as usize];
-            self.order.push(Leaf { code: 0, id, stamp });
-        }
-        self.pending.clear();
+        self.proxies.sync(
+            &mut self.order,
+            |l| (l.id, l.stamp),
+            |id, stamp, _| Leaf { code: 0, id, stamp },
+        );
         if self.order.is_empty() {
             return;
         }
@@ -157,30 +149,7 @@ fn morton3(x: u32, y: u32, z: u32) -> u32 {
 }
 
 impl BroadPhase for LinearBvh {
-    fn insert(&mut self, aabb: Aabb) -> ProxyId {
-        let id = self.proxies.insert(aabb);
-        self.pending.push(id);
-        ProxyId(id)
-    }
-
-    fn update(&mut self, id: ProxyId, aabb: Aabb) -> bool {
-        self.proxies.update(id, aabb)
-    }
-
-    fn remove(&mut self, id: ProxyId) -> Option<Aabb> {
-        let old = self.proxies.remove(id)?;
-        self.pending.retain(|&p| p != id.0);
-        self.dirty_removals = true;
-        Some(old)
-    }
-
-    fn aabb(&self, id: ProxyId) -> Option<&Aabb> {
-        self.proxies.get(id.0)
-    }
-
-    fn len(&self) -> usize {
-        self.proxies.len()
-    }
+    forward_bookkeeping!();
 
     fn overlapping_pairs(&mut self, pairs: &mut Vec<(ProxyId, ProxyId)>) {
         pairs.clear();

@@ -42,7 +42,8 @@ pub trait BroadPhase {
     fn overlapping_pairs(&mut self, pairs: &mut Vec<(ProxyId, ProxyId)>);
 }
 
-/// The proxies' boxes by id, shared bookkeeping of both implementations.
+/// The proxies' boxes by id, the bookkeeping both implementations share: ids, boxes, which
+/// proxies arrived or left since the last query.
 #[derive(Debug, Clone, Default)]
 struct Proxies {
     /// The current box of each id; `None` for free ids.
@@ -50,10 +51,20 @@ struct Proxies {
     /// Bumped each time an id is (re)inserted, so that stale references to a reused id show.
     stamps: Vec<u32>,
     free: Vec<u32>,
+    /// Ids inserted since the last query.
+    pending: Vec<u32>,
+    /// Whether a proxy was removed since the last query.
+    removed_since_query: bool,
 }
 
 impl Proxies {
-    fn insert(&mut self, aabb: Aabb) -> u32 {
+    fn insert(&mut self, aabb: Aabb) -> ProxyId {
+        let id = self.allocate(aabb);
+        self.pending.push(id);
+        ProxyId(id)
+    }
+
+    fn allocate(&mut self, aabb: Aabb) -> u32 {
         match self.free.pop() {
             Some(id) => {
                 self.boxes[id as usize] = Some(aabb);
@@ -81,11 +92,37 @@ impl Proxies {
     fn remove(&mut self, id: ProxyId) -> Option<Aabb> {
         let old = self.boxes.get_mut(id.0 as usize)?.take()?;
         self.free.push(id.0);
+        self.pending.retain(|&p| p != id.0);
+        self.removed_since_query = true;
         Some(old)
     }
 
-    fn get(&self, id: u32) -> Option<&Aabb> {
-        self.boxes.get(id as usize)?.as_ref()
+    fn get(&self, id: ProxyId) -> Option<&Aabb> {
+        self.boxes.get(id.0 as usize)?.as_ref()
+    }
+
+    /// Brings an implementation's list of `(id, stamp)` entries up to date: drops removed ones
+    /// (`keep` sees each entry's id and stamp), then hands each newly inserted id and its stamp
+    /// to `add`.
+    fn sync<T>(
+        &mut self,
+        entries: &mut Vec<T>,
+        id_and_stamp: impl Fn(&T) -> (u32, u32),
+        mut add: impl FnMut(u32, u32, Aabb) -> T,
+    ) {
+        if self.removed_since_query {
+            entries.retain(|e| {
+                let (id, stamp) = id_and_stamp(e);
+                self.is_current(id, stamp)
+            });
+            self.removed_since_query = false;
+        }
+        for &id in &self.pending {
+            if let Some(aabb) = self.boxes[id as usize] {
+                entries.push(add(id, self.stamps[id as usize], aabb));
+            }
+        }
+        self.pending.clear();
     }
 
     /// Whether `id` is live and was inserted at `stamp`.
@@ -97,6 +134,28 @@ impl Proxies {
         self.boxes.len() - self.free.len()
     }
 }
+
+/// The `BroadPhase` methods that are plain bookkeeping, forwarded to a `proxies` field.
+macro_rules! forward_bookkeeping {
+    () => {
+        fn insert(&mut self, aabb: Aabb) -> ProxyId {
+            self.proxies.insert(aabb)
+        }
+        fn update(&mut self, id: ProxyId, aabb: Aabb) -> bool {
+            self.proxies.update(id, aabb)
+        }
+        fn remove(&mut self, id: ProxyId) -> Option<Aabb> {
+            self.proxies.remove(id)
+        }
+        fn aabb(&self, id: ProxyId) -> Option<&Aabb> {
+            self.proxies.get(id)
+        }
+        fn len(&self) -> usize {
+            self.proxies.len()
+        }
+    };
+}
+use forward_bookkeeping;
 
 /// Orders a pair as `(lower, higher)`.
 #[inline]

@@ -8,7 +8,7 @@
 //! Kept beside [`super::LinearBvh`] for comparison: at a constant density each box's interval on
 //! the sweep axis overlaps those of a whole slab of boxes, so the sweep grows like `n^(5/3)`.
 
-use super::{BroadPhase, Proxies, ProxyId, ordered};
+use super::{BroadPhase, Proxies, ProxyId, forward_bookkeeping, ordered};
 use geom::{Aabb, Real};
 
 #[derive(Debug, Clone, Copy)]
@@ -25,37 +25,11 @@ pub struct SweepAndPrune {
     proxies: Proxies,
     /// Live proxies, sorted by `aabb.mins[axis]` (then id) as of the last query.
     sorted: Vec<Entry>,
-    /// Proxies inserted since the last query.
-    pending: Vec<u32>,
     axis: usize,
-    dirty_removals: bool,
 }
 
 impl BroadPhase for SweepAndPrune {
-    fn insert(&mut self, aabb: Aabb) -> ProxyId {
-        let id = self.proxies.insert(aabb);
-        self.pending.push(id);
-        ProxyId(id)
-    }
-
-    fn update(&mut self, id: ProxyId, aabb: Aabb) -> bool {
-        self.proxies.update(id, aabb)
-    }
-
-    fn remove(&mut self, id: ProxyId) -> Option<Aabb> {
-        let old = self.proxies.remove(id)?;
-        self.pending.retain(|&p| p != id.0);
-        self.dirty_removals = true;
-        Some(old)
-    }
-
-    fn aabb(&self, id: ProxyId) -> Option<&Aabb> {
-        self.proxies.get(id.0)
-    }
-
-    fn len(&self) -> usize {
-        self.proxies.len()
-    }
+    forward_bookkeeping!();
 
     fn overlapping_pairs(&mut self, pairs: &mut Vec<(ProxyId, ProxyId)>) {
         pairs.clear();
@@ -91,20 +65,13 @@ impl SweepAndPrune {
     /// Brings `sorted` up to date: drops removed proxies, adds new ones, copies the current
     /// boxes, picks the sweep axis and sorts.
     fn refresh(&mut self) {
-        if self.dirty_removals {
-            let proxies = &self.proxies;
-            self.sorted.retain(|e| proxies.is_current(e.id, e.stamp));
-            self.dirty_removals = false;
-        }
-        for &id in &self.pending {
-            if let Some(&aabb) = self.proxies.get(id) {
-                let stamp = self.proxies.stamps[id as usize];
-                self.sorted.push(Entry { id, stamp, aabb });
-            }
-        }
-        self.pending.clear();
+        self.proxies.sync(
+            &mut self.sorted,
+            |e| (e.id, e.stamp),
+            |id, stamp, aabb| Entry { id, stamp, aabb },
+        );
         for entry in &mut self.sorted {
-            if let Some(&aabb) = self.proxies.get(entry.id) {
+            if let Some(&aabb) = self.proxies.get(ProxyId(entry.id)) {
                 entry.aabb = aabb;
             }
         }

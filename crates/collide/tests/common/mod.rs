@@ -37,15 +37,7 @@ impl Rng {
 
     /// A uniformly random rotation (Shoemake, Graphics Gems III).
     pub fn rotation(&mut self) -> UnitQuaternion {
-        let (u1, u2, u3) = (self.unit(), self.unit(), self.unit());
-        let tau = std::f32::consts::TAU;
-        let (a, b) = ((1.0 - u1).sqrt(), u1.sqrt());
-        UnitQuaternion::new_normalize(na::Quaternion::new(
-            b * (tau * u3).cos(),
-            a * (tau * u2).sin(),
-            a * (tau * u2).cos(),
-            b * (tau * u3).sin(),
-        ))
+        geom::uniform_rotation(self.unit(), self.unit(), self.unit())
     }
 
     pub fn unit_vector(&mut self) -> Vector3 {

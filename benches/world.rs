@@ -1,0 +1,183 @@
+//! Collision detection for boxes moving at constant velocities (`scenes::MovingBoxes`), broad
+//! plus narrow phase, against rapier3d's `CollisionPipeline` on the same boxes; and the whole
+//! world step in the closed room (`scenes::room`) as the body count grows.
+//! Run: `cargo bench --bench world`.
+
+use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
+use minirigid::prelude::*;
+use minirigid::scenes::{MovingBoxes, room};
+use rapier3d::prelude::{
+    BroadPhaseBvh, ColliderBuilder, ColliderHandle, ColliderSet, CollisionPipeline, IslandManager,
+    NarrowPhase, RigidBodySet,
+};
+use std::hint::black_box;
+
+const DT: Real = 0.02;
+
+/// minirigid: the boxes as dynamic bodies of a world without response or gravity, posed from
+/// the scene each step, then `step()` (world AABBs, broad phase, staged narrow phase).
+struct Ours {
+    scene: MovingBoxes,
+    world: World,
+    handles: Vec<BodyHandle>,
+    time: Real,
+}
+
+impl Ours {
+    fn new(count: usize) -> Self {
+        let scene = MovingBoxes::new(count, 11);
+        let mut world = World::new(WorldConfig {
+            dt: DT,
+            gravity: Vector3::zeros(),
+            response: Response::None,
+            ..WorldConfig::default()
+        });
+        let handles = (0..count)
+            .map(|i| {
+                world
+                    .insert(
+                        BodyDesc::dynamic()
+                            .cuboid(scene.half_extents[i])
+                            .rotation(scene.rotations[i])
+                            .position(scene.position(i, 0.0)),
+                    )
+                    .expect("a valid box")
+            })
+            .collect();
+        Self {
+            scene,
+            world,
+            handles,
+            time: 0.0,
+        }
+    }
+
+    fn step(&mut self) -> usize {
+        self.time += DT;
+        for (i, handle) in self.handles.iter().enumerate() {
+            let pose = Isometry3::from_parts(
+                self.scene.position(i, self.time).into(),
+                self.scene.rotations[i],
+            );
+            if let Some(body) = self.world.body_mut(*handle) {
+                body.set_pose(pose).expect("a valid pose");
+            }
+        }
+        self.world.step();
+        self.world.contacts().len()
+    }
+}
+
+/// rapier3d: the same boxes as colliders without bodies, posed the same way, then
+/// `CollisionPipeline::step` (broad phase, narrow phase with contact manifolds).
+struct Rapier {
+    scene: MovingBoxes,
+    colliders: ColliderSet,
+    bodies: RigidBodySet,
+    islands: IslandManager,
+    broad: BroadPhaseBvh,
+    narrow: NarrowPhase,
+    pipeline: CollisionPipeline,
+    handles: Vec<ColliderHandle>,
+    time: Real,
+}
+
+fn rapier_pose(translation: Vector3, rotation: &UnitQuaternion) -> rapier3d::math::Pose {
+    rapier3d::math::Pose::from_parts(
+        rapier3d::glamx::Vec3::from(translation),
+        rapier3d::glamx::Quat::from(*rotation),
+    )
+}
+
+impl Rapier {
+    fn new(count: usize) -> Self {
+        let scene = MovingBoxes::new(count, 11);
+        let mut colliders = ColliderSet::new();
+        let handles = (0..count)
+            .map(|i| {
+                let h = scene.half_extents[i];
+                colliders.insert(
+                    ColliderBuilder::cuboid(h.x, h.y, h.z)
+                        .position(rapier_pose(scene.position(i, 0.0), &scene.rotations[i]))
+                        .build(),
+                )
+            })
+            .collect();
+        let mut this = Self {
+            scene,
+            colliders,
+            bodies: RigidBodySet::new(),
+            islands: IslandManager::new(),
+            broad: BroadPhaseBvh::new(),
+            narrow: NarrowPhase::new(),
+            pipeline: CollisionPipeline::new(),
+            handles,
+            time: 0.0,
+        };
+        this.detect();
+        this
+    }
+
+    fn detect(&mut self) {
+        self.pipeline.step(
+            0.0,
+            &mut self.islands,
+            &mut self.broad,
+            &mut self.narrow,
+            &mut self.bodies,
+            &mut self.colliders,
+            &(),
+            &(),
+        );
+    }
+
+    fn step(&mut self) -> usize {
+        self.time += DT;
+        for (i, handle) in self.handles.iter().enumerate() {
+            let pose = rapier_pose(self.scene.position(i, self.time), &self.scene.rotations[i]);
+            self.colliders[*handle].set_position(pose);
+        }
+        self.detect();
+        self.narrow
+            .contact_pairs()
+            .filter(|p| p.has_any_active_contact())
+            .count()
+    }
+}
+
+fn collision_detection(c: &mut Criterion) {
+    let mut group = c.benchmark_group("collision_detection");
+    group.sample_size(20);
+    for count in [1_000usize, 10_000] {
+        group.throughput(Throughput::Elements(count as u64));
+        let mut ours = Ours::new(count);
+        group.bench_with_input(BenchmarkId::new("minirigid", count), &count, |b, _| {
+            b.iter(|| black_box(ours.step()))
+        });
+        let mut rapier = Rapier::new(count);
+        group.bench_with_input(BenchmarkId::new("rapier3d", count), &count, |b, _| {
+            b.iter(|| black_box(rapier.step()))
+        });
+    }
+    group.finish();
+}
+
+fn world_step(c: &mut Criterion) {
+    let mut group = c.benchmark_group("world_step");
+    group.sample_size(10);
+    for count in [1_000usize, 10_000, 100_000] {
+        group.throughput(Throughput::Elements(count as u64));
+        let mut world = room(count, 5, 5.0);
+        world.step();
+        group.bench_with_input(BenchmarkId::new("minirigid", count), &count, |b, _| {
+            b.iter(|| {
+                world.step();
+                black_box(world.contacts().len())
+            })
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, collision_detection, world_step);
+criterion_main!(benches);
