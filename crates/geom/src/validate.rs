@@ -12,29 +12,39 @@ pub const UNIT_TOLERANCE: Real = 1e-3;
 /// Lengths below this are "zero" for directions and quaternions.
 pub const ZERO_LENGTH: Real = 1e-12;
 
-/// `value` if finite.
-pub fn finite(field: &str, value: Real) -> Result<Real, GeomError> {
+// Field names are only formatted on the error path: these checks run on every `set_pose`.
+
+fn check_finite(value: Real, field: impl FnOnce() -> String) -> Result<Real, GeomError> {
     if value.is_finite() {
         Ok(value)
     } else {
         Err(GeomError::NonFinite {
-            field: field.to_owned(),
+            field: field(),
             value,
         })
     }
 }
 
-/// `value` if finite and strictly positive (a size: half extent, radius).
-pub fn positive(field: &str, value: Real) -> Result<Real, GeomError> {
-    finite(field, value)?;
+fn check_positive(value: Real, field: impl FnOnce() -> String + Clone) -> Result<Real, GeomError> {
+    check_finite(value, field.clone())?;
     if value > 0.0 {
         Ok(value)
     } else {
         Err(GeomError::NonPositive {
-            field: field.to_owned(),
+            field: field(),
             value,
         })
     }
+}
+
+/// `value` if finite.
+pub fn finite(field: &str, value: Real) -> Result<Real, GeomError> {
+    check_finite(value, || field.to_owned())
+}
+
+/// `value` if finite and strictly positive (a size: half extent, radius).
+pub fn positive(field: &str, value: Real) -> Result<Real, GeomError> {
+    check_positive(value, || field.to_owned())
 }
 
 const AXES: [&str; 3] = ["x", "y", "z"];
@@ -42,7 +52,7 @@ const AXES: [&str; 3] = ["x", "y", "z"];
 /// `v` if every component is finite.
 pub fn finite_vector3(field: &str, v: &Vector3) -> Result<Vector3, GeomError> {
     for (i, name) in AXES.iter().enumerate() {
-        finite(&format!("{field}.{name}"), v[i])?;
+        check_finite(v[i], || format!("{field}.{name}"))?;
     }
     Ok(*v)
 }
@@ -55,7 +65,7 @@ pub fn finite_point3(field: &str, p: &Point3) -> Result<Point3, GeomError> {
 /// `v` if every component is finite and strictly positive (half extents).
 pub fn positive_vector3(field: &str, v: &Vector3) -> Result<Vector3, GeomError> {
     for (i, name) in AXES.iter().enumerate() {
-        positive(&format!("{field}.{name}"), v[i])?;
+        check_positive(v[i], || format!("{field}.{name}"))?;
     }
     Ok(*v)
 }
@@ -63,7 +73,7 @@ pub fn positive_vector3(field: &str, v: &Vector3) -> Result<Vector3, GeomError> 
 /// `v` if every component is finite.
 pub fn finite_vector2(field: &str, v: &Vector2) -> Result<Vector2, GeomError> {
     for (i, name) in AXES.iter().take(2).enumerate() {
-        finite(&format!("{field}.{name}"), v[i])?;
+        check_finite(v[i], || format!("{field}.{name}"))?;
     }
     Ok(*v)
 }
@@ -76,7 +86,7 @@ pub fn finite_point2(field: &str, p: &Point2) -> Result<Point2, GeomError> {
 /// `v` if every component is finite and strictly positive (half extents).
 pub fn positive_vector2(field: &str, v: &Vector2) -> Result<Vector2, GeomError> {
     for (i, name) in AXES.iter().take(2).enumerate() {
-        positive(&format!("{field}.{name}"), v[i])?;
+        check_positive(v[i], || format!("{field}.{name}"))?;
     }
     Ok(*v)
 }
@@ -100,7 +110,7 @@ pub fn direction3(field: &str, v: &Vector3) -> Result<Vector3, GeomError> {
 pub fn rotation(field: &str, q: &UnitQuaternion) -> Result<UnitQuaternion, GeomError> {
     let q = q.quaternion();
     for (i, name) in ["i", "j", "k", "w"].iter().enumerate() {
-        finite(&format!("{field}.{name}"), q.coords[i])?;
+        check_finite(q.coords[i], || format!("{field}.{name}"))?;
     }
     let norm = q.norm();
     if norm <= ZERO_LENGTH {
@@ -122,7 +132,7 @@ pub fn rotation(field: &str, q: &UnitQuaternion) -> Result<UnitQuaternion, GeomE
 /// cannot. Use it where users hand in raw quaternions, e.g. from a file or a UI.
 pub fn unit_quaternion(field: &str, q: &Quaternion) -> Result<UnitQuaternion, GeomError> {
     for (i, name) in ["i", "j", "k", "w"].iter().enumerate() {
-        finite(&format!("{field}.{name}"), q.coords[i])?;
+        check_finite(q.coords[i], || format!("{field}.{name}"))?;
     }
     let norm = q.norm();
     if norm > ZERO_LENGTH && norm.is_finite() {
@@ -156,7 +166,9 @@ pub fn points3(field: &str, points: &[Point3], needed: usize) -> Result<(), Geom
         });
     }
     for (i, p) in points.iter().enumerate() {
-        finite_point3(&format!("{field}[{i}]"), p)?;
+        for (k, name) in AXES.iter().enumerate() {
+            check_finite(p[k], || format!("{field}[{i}].{name}"))?;
+        }
     }
     Ok(())
 }
@@ -171,7 +183,9 @@ pub fn points2(field: &str, points: &[Point2], needed: usize) -> Result<(), Geom
         });
     }
     for (i, p) in points.iter().enumerate() {
-        finite_point2(&format!("{field}[{i}]"), p)?;
+        for (k, name) in AXES.iter().take(2).enumerate() {
+            check_finite(p[k], || format!("{field}[{i}].{name}"))?;
+        }
     }
     Ok(())
 }
@@ -179,7 +193,16 @@ pub fn points2(field: &str, points: &[Point2], needed: usize) -> Result<(), Geom
 /// A rigid motion if its translation is finite and its rotation a valid unit quaternion
 /// (renormalised); errors name `field.translation.x` or `field.rotation`.
 pub fn isometry(field: &str, iso: &Isometry3) -> Result<Isometry3, GeomError> {
-    let translation = finite_vector3(&format!("{field}.translation"), &iso.translation.vector)?;
-    let rotation = rotation(&format!("{field}.rotation"), &iso.rotation)?;
-    Ok(Isometry3::from_parts(translation.into(), rotation))
+    let t = &iso.translation.vector;
+    for (i, name) in AXES.iter().enumerate() {
+        check_finite(t[i], || format!("{field}.translation.{name}"))?;
+    }
+    let q = iso.rotation.quaternion();
+    let unit = q.coords.iter().all(|c| c.is_finite()) && (q.norm() - 1.0).abs() <= UNIT_TOLERANCE;
+    let rotation = if unit {
+        UnitQuaternion::new_normalize(*q)
+    } else {
+        rotation(&format!("{field}.rotation"), &iso.rotation)?
+    };
+    Ok(Isometry3::from_parts((*t).into(), rotation))
 }
