@@ -3,7 +3,7 @@
 
 mod common;
 
-use collide::broad::{BroadPhase, LinearBvh, ProxyId, SweepAndPrune};
+use collide::broad::{BroadPhase, HashGrid, LinearBvh, ProxyId, SweepAndPrune};
 use collide::staged::{Posed, StagedFilter};
 use collide::volume_contact;
 use common::Rng;
@@ -29,6 +29,11 @@ fn brute_force(boxes: &[(ProxyId, Aabb)]) -> Vec<(ProxyId, ProxyId)> {
     }
     pairs.sort_unstable();
     pairs
+}
+
+#[test]
+fn hash_grid_matches_brute_force() {
+    matches_brute_force::<HashGrid>();
 }
 
 #[test]
@@ -85,6 +90,7 @@ fn matches_brute_force<B: BroadPhase + Default>() {
 
 #[test]
 fn a_change_of_layout_keeps_the_answer() {
+    a_change_of_layout::<HashGrid>();
     a_change_of_layout::<LinearBvh>();
     a_change_of_layout::<SweepAndPrune>();
 }
@@ -111,6 +117,79 @@ fn a_change_of_layout<B: BroadPhase + Default>() {
     }
     sap.overlapping_pairs(&mut pairs);
     assert_eq!(pairs, brute_force(&boxes));
+}
+
+/// The grid's slice interface on the cases that stress a grid: sizes over twelve orders of
+/// magnitude (many levels), boxes snapped to cell boundaries (touching exactly at a cell face,
+/// corners on power-of-two coordinates), negative coordinates, far-away boxes, walls much larger
+/// than everything else, and boxes with infinite or NaN corners.
+#[test]
+fn hash_grid_matches_brute_force_on_sizes_boundaries_and_odd_boxes() {
+    let mut rng = Rng(21);
+    let mut grid = HashGrid::new();
+    let mut pairs = Vec::new();
+    for round in 0..40 {
+        let count = 50 + (rng.next_u64() % 1_500) as usize;
+        let mut boxes: Vec<Aabb> = (0..count)
+            .map(|_| {
+                let size = (10.0 as Real).powf(rng.range(-6.0, 3.0));
+                let half = Vector3::new(
+                    size * rng.range(0.2, 1.0),
+                    size * rng.range(0.2, 1.0),
+                    size * rng.range(0.2, 1.0),
+                );
+                let spread = if rng.unit() < 0.1 { 1e6 } else { 30.0 };
+                let mut center = rng.point(spread);
+                if rng.unit() < 0.3 {
+                    // Corners on a power-of-two lattice: faces exactly on cell boundaries.
+                    let step = (2.0 as Real).powi((rng.next_u64() % 6) as i32 - 2);
+                    center = center.map(|c| (c / step).round() * step);
+                    return Aabb::new(center, center + Vector3::repeat(step));
+                }
+                center.z = center.z.clamp(-40.0, 40.0);
+                Aabb::from_center_half_extents(center, half)
+            })
+            .collect();
+        // Walls and odd boxes in some rounds.
+        if round % 4 == 0 {
+            boxes.push(Aabb::new(
+                geom::Point3::new(-1e4, -1e4, -41.0),
+                geom::Point3::new(1e4, 1e4, -39.0),
+            ));
+            boxes.push(Aabb::new(
+                geom::Point3::new(-Real::INFINITY, -1.0, -1.0),
+                geom::Point3::new(0.0, 1.0, 1.0),
+            ));
+            // Malformed on purpose (`Aabb::new` would refuse them): NaN and inverted corners.
+            boxes.push(Aabb {
+                mins: geom::Point3::new(Real::NAN, 0.0, 0.0),
+                maxs: geom::Point3::new(1.0, 1.0, 1.0),
+            });
+            boxes.push(Aabb {
+                mins: geom::Point3::new(5.0, -1.0, -1.0),
+                maxs: geom::Point3::new(-5.0, 1.0, 1.0),
+            });
+            boxes.push(Aabb::new(
+                geom::Point3::new(-Real::MAX, -Real::MAX, -Real::MAX),
+                geom::Point3::new(Real::MAX, Real::MAX, Real::MAX),
+            ));
+        }
+        grid.pairs_of(&boxes, &mut pairs);
+        let found = pairs.len();
+        pairs.sort_unstable();
+        pairs.dedup();
+        assert_eq!(pairs.len(), found, "round {round}: a pair reported twice");
+        let mut expected = Vec::new();
+        for (i, a) in boxes.iter().enumerate() {
+            for (j, b) in boxes.iter().enumerate().skip(i + 1) {
+                if a.intersects(b) {
+                    expected.push((i as u32, j as u32));
+                }
+            }
+        }
+        assert_eq!(pairs, expected, "round {round}, {} boxes", boxes.len());
+        assert!(!expected.is_empty());
+    }
 }
 
 #[test]

@@ -206,7 +206,6 @@ impl World {
         world.accumulator = snapshot.accumulator;
         world.touching = snapshot.touching;
         world.bodies = snapshot.bodies;
-        world.attach_proxies();
         Ok(world)
     }
 

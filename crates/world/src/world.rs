@@ -5,11 +5,11 @@ use crate::config::{Response, WorldConfig};
 use crate::error::WorldError;
 use crate::limits;
 use crate::response;
-use collide::broad::{BroadPhase, LinearBvh, ProxyId};
+use collide::broad::HashGrid;
 use collide::staged::{Posed, StageCounts, StagedFilter};
 use collide::{Contact, RayHit, ray_obb, ray_sphere};
 use geom::{Aabb, Isometry3, Ray, Real, UnitQuaternion, Volume};
-use slotmap::{SecondaryMap, SlotMap};
+use slotmap::SlotMap;
 
 /// Two bodies in contact during the last step. `a < b` in handle order; the contact's normal
 /// points from `a` toward `b`.
@@ -61,13 +61,15 @@ pub struct World {
     contacts: Vec<ContactPair>,
     events: Vec<ContactEvent>,
     stage_counts: StageCounts,
-    // Caches, rebuilt on restore; they never change a result.
-    broad: LinearBvh,
-    proxies: SecondaryMap<BodyHandle, ProxyId>,
-    /// By proxy id: its body and its posed collider for this step.
-    proxy_bodies: Vec<Option<(BodyHandle, Posed)>>,
-    pair_buffer: Vec<(ProxyId, ProxyId)>,
-    handle_pairs: Vec<(BodyHandle, BodyHandle, ProxyId, ProxyId)>,
+    // Scratch of the step, refilled every step (never saved, never changes a result). Index `i`
+    // of the first four is the `i`-th body in handle order.
+    broad: HashGrid,
+    handles: Vec<BodyHandle>,
+    posed: Vec<Posed>,
+    aabbs: Vec<Aabb>,
+    movable: Vec<bool>,
+    /// Overlapping pairs of indices into the vectors above.
+    pairs: Vec<(u32, u32)>,
 }
 
 impl World {
@@ -84,11 +86,12 @@ impl World {
             contacts: Vec::new(),
             events: Vec::new(),
             stage_counts: StageCounts::default(),
-            broad: LinearBvh::new(),
-            proxies: SecondaryMap::new(),
-            proxy_bodies: Vec::new(),
-            pair_buffer: Vec::new(),
-            handle_pairs: Vec::new(),
+            broad: HashGrid::new(),
+            handles: Vec::new(),
+            posed: Vec::new(),
+            aabbs: Vec::new(),
+            movable: Vec::new(),
+            pairs: Vec::new(),
         }
     }
 
@@ -107,35 +110,13 @@ impl World {
     /// field, e.g. `desc.linvel.x`) the world is unchanged.
     pub fn insert(&mut self, desc: BodyDesc) -> Result<BodyHandle, WorldError> {
         let body = desc.build()?;
-        Ok(self.insert_body(body))
-    }
-
-    pub(crate) fn insert_body(&mut self, body: RigidBody) -> BodyHandle {
-        let aabb = body.world_aabb();
-        let handle = self.bodies.insert(body);
-        let proxy = self.broad.insert(aabb);
-        self.proxies.insert(handle, proxy);
-        handle
-    }
-
-    /// Gives every body a broad-phase proxy (after a restore: caches are rebuilt, never saved).
-    pub(crate) fn attach_proxies(&mut self) {
-        for (handle, body) in &self.bodies {
-            let proxy = self.broad.insert(body.world_aabb());
-            self.proxies.insert(handle, proxy);
-        }
+        Ok(self.bodies.insert(body))
     }
 
     /// Removes a body and returns it; `None` for an unknown or already removed handle. Pairs it
     /// touched get a `Stopped` event.
     pub fn remove(&mut self, handle: BodyHandle) -> Option<RigidBody> {
         let body = self.bodies.remove(handle)?;
-        if let Some(proxy) = self.proxies.remove(handle) {
-            self.broad.remove(proxy);
-            if let Some(slot) = self.proxy_bodies.get_mut(proxy.0 as usize) {
-                *slot = None;
-            }
-        }
         let events = &mut self.events;
         self.touching.retain(|&(a, b)| {
             let gone = a == handle || b == handle;
@@ -239,55 +220,40 @@ impl World {
             }
         }
 
-        // 2. World volumes and AABBs.
+        // 2. World volumes and AABBs, densely in handle order (the order slots are visited).
+        self.handles.clear();
+        self.posed.clear();
+        self.aabbs.clear();
+        self.movable.clear();
         for (handle, body) in &self.bodies {
-            let pose = body.collider.world_pose(&body.pose);
-            let posed = Posed::new(&body.collider.shape, &pose);
-            let proxy = self.proxies[handle];
-            self.broad.update(proxy, posed.aabb);
-            let index = proxy.0 as usize;
-            if self.proxy_bodies.len() <= index {
-                self.proxy_bodies.resize(index + 1, None);
-            }
-            self.proxy_bodies[index] = Some((handle, posed));
+            debug_assert!(self.handles.last().is_none_or(|&last| last < handle));
+            let posed = Posed::new(&body.collider.shape, &body.collider.world_pose(&body.pose));
+            self.handles.push(handle);
+            self.aabbs.push(posed.aabb);
+            self.posed.push(posed);
+            self.movable.push(body.kind != BodyKind::Static);
         }
 
-        // 3. Broad phase, then each pair in handle order (proxy ids depend on history, handles
-        // are state). Pairs of bodies that can never move are skipped.
-        self.broad.overlapping_pairs(&mut self.pair_buffer);
-        self.handle_pairs.clear();
-        for &(p, q) in &self.pair_buffer {
-            let (Some((ha, _)), Some((hb, _))) = (
-                self.proxy_bodies[p.0 as usize],
-                self.proxy_bodies[q.0 as usize],
-            ) else {
-                continue;
-            };
-            let movable = |h: BodyHandle| self.bodies[h].kind != BodyKind::Static;
-            if !movable(ha) && !movable(hb) {
-                continue;
-            }
-            self.handle_pairs.push(if ha < hb {
-                (ha, hb, p, q)
-            } else {
-                (hb, ha, q, p)
-            });
-        }
-        self.handle_pairs
-            .sort_unstable_by_key(|&(a, b, _, _)| (a, b));
+        // 3. Broad phase, pairs sorted by index, which is handle order. Pairs of bodies that can
+        // never move are skipped.
+        self.broad.pairs_of(&self.aabbs, &mut self.pairs);
+        let movable = &self.movable;
+        self.pairs
+            .retain(|&(i, j)| movable[i as usize] || movable[j as usize]);
+        self.pairs
+            .sort_unstable_by_key(|&(i, j)| (u64::from(i) << 32) | u64::from(j));
 
         // 4. Staged narrow phase.
         let mut filter = StagedFilter::new();
         self.contacts.clear();
-        for &(a, b, pa, pb) in &self.handle_pairs {
-            let (Some((_, posed_a)), Some((_, posed_b))) = (
-                &self.proxy_bodies[pa.0 as usize],
-                &self.proxy_bodies[pb.0 as usize],
-            ) else {
-                continue;
-            };
-            if let Some(contact) = filter.contact(posed_a, posed_b) {
-                self.contacts.push(ContactPair { a, b, contact });
+        for &(i, j) in &self.pairs {
+            let (i, j) = (i as usize, j as usize);
+            if let Some(contact) = filter.contact(&self.posed[i], &self.posed[j]) {
+                self.contacts.push(ContactPair {
+                    a: self.handles[i],
+                    b: self.handles[j],
+                    contact,
+                });
             }
         }
         self.stage_counts = filter.counts;

@@ -1,17 +1,20 @@
 //! The broad phase: which proxies' AABBs overlap, each pair once, in a deterministic order.
 //!
-//! Two implementations of [`BroadPhase`]: [`LinearBvh`], the default (a bounding volume
-//! hierarchy over the boxes in Morton order, rebuilt each query; cost about `n log n`), and
-//! [`SweepAndPrune`] on one axis, kept for comparison. `cargo bench --bench broad_phase`
-//! measures both; the numbers are in the README.
+//! Three implementations of [`BroadPhase`]: [`HashGrid`], the default (a hierarchical grid
+//! hashed into a table, rebuilt each query; cost linear in boxes plus pairs), and, kept for
+//! comparison, [`LinearBvh`] (a bounding volume hierarchy over the boxes in Morton order, rebuilt
+//! each query) and [`SweepAndPrune`] on one axis. `cargo bench --bench broad_phase` measures
+//! them; the numbers are in BENCHMARKS.md.
 //!
 //! Determinism: orders depend only on the boxes and the proxy ids (ties broken by id), and the
 //! pairs are returned sorted, so the result never depends on hashing or timing.
 
 mod bvh;
+mod grid;
 mod sap;
 
 pub use bvh::LinearBvh;
+pub use grid::HashGrid;
 pub use sap::SweepAndPrune;
 
 use geom::Aabb;
@@ -123,6 +126,13 @@ impl Proxies {
             }
         }
         self.pending.clear();
+    }
+
+    /// Drops the record of changes since the last query, for an implementation that rebuilds
+    /// everything at each query.
+    fn forget_pending(&mut self) {
+        self.pending.clear();
+        self.removed_since_query = false;
     }
 
     /// Whether `id` is live and was inserted at `stamp`.
