@@ -3,7 +3,7 @@
 
 mod common;
 
-use collide::broad::{BroadPhase, HashGrid, LinearBvh, ProxyId, SweepAndPrune};
+use collide::broad::{BroadPhase, LinearBvh, ProxyId, RowSweep, SweepAndPrune};
 use collide::staged::{Posed, StagedFilter};
 use collide::volume_contact;
 use common::Rng;
@@ -32,8 +32,8 @@ fn brute_force(boxes: &[(ProxyId, Aabb)]) -> Vec<(ProxyId, ProxyId)> {
 }
 
 #[test]
-fn hash_grid_matches_brute_force() {
-    matches_brute_force::<HashGrid>();
+fn row_sweep_matches_brute_force() {
+    matches_brute_force::<RowSweep>();
 }
 
 #[test]
@@ -90,7 +90,7 @@ fn matches_brute_force<B: BroadPhase + Default>() {
 
 #[test]
 fn a_change_of_layout_keeps_the_answer() {
-    a_change_of_layout::<HashGrid>();
+    a_change_of_layout::<RowSweep>();
     a_change_of_layout::<LinearBvh>();
     a_change_of_layout::<SweepAndPrune>();
 }
@@ -119,14 +119,14 @@ fn a_change_of_layout<B: BroadPhase + Default>() {
     assert_eq!(pairs, brute_force(&boxes));
 }
 
-/// The grid's slice interface on the cases that stress a grid: sizes over twelve orders of
-/// magnitude (many levels), boxes snapped to cell boundaries (touching exactly at a cell face,
+/// The row sweep's slice interface on the cases that stress a grid: sizes over nine orders of
+/// magnitude (several rounds of large boxes), boxes snapped to cell boundaries (touching exactly at a cell face,
 /// corners on power-of-two coordinates), negative coordinates, far-away boxes, walls much larger
 /// than everything else, and boxes with infinite or NaN corners.
 #[test]
-fn hash_grid_matches_brute_force_on_sizes_boundaries_and_odd_boxes() {
+fn row_sweep_matches_brute_force_on_sizes_boundaries_and_odd_boxes() {
     let mut rng = Rng(21);
-    let mut grid = HashGrid::new();
+    let mut rows = RowSweep::new();
     let mut pairs = Vec::new();
     for round in 0..40 {
         let count = 50 + (rng.next_u64() % 1_500) as usize;
@@ -174,11 +174,6 @@ fn hash_grid_matches_brute_force_on_sizes_boundaries_and_odd_boxes() {
                 geom::Point3::new(Real::MAX, Real::MAX, Real::MAX),
             ));
         }
-        grid.pairs_of(&boxes, &mut pairs);
-        let found = pairs.len();
-        pairs.sort_unstable();
-        pairs.dedup();
-        assert_eq!(pairs.len(), found, "round {round}: a pair reported twice");
         let mut expected = Vec::new();
         for (i, a) in boxes.iter().enumerate() {
             for (j, b) in boxes.iter().enumerate().skip(i + 1) {
@@ -187,9 +182,70 @@ fn hash_grid_matches_brute_force_on_sizes_boundaries_and_odd_boxes() {
                 }
             }
         }
-        assert_eq!(pairs, expected, "round {round}, {} boxes", boxes.len());
+        let count = boxes.len();
+        let check = |name: &str, pairs: &mut Vec<(u32, u32)>, expected: &[(u32, u32)]| {
+            let found = pairs.len();
+            pairs.sort_unstable();
+            pairs.dedup();
+            assert_eq!(
+                pairs.len(),
+                found,
+                "{name}, round {round}: a pair reported twice"
+            );
+            assert_eq!(pairs, expected, "{name}, round {round}, {count} boxes");
+        };
+        rows.pairs_of(&boxes, &mut pairs);
+        check("rows", &mut pairs, &expected);
+        // Again after a small move of every finite box: the row sweep starts from its last order.
+        for b in boxes
+            .iter_mut()
+            .filter(|b| b.mins.x.is_finite() && b.maxs.x.is_finite())
+        {
+            let shift = rng.range(-0.3, 0.3);
+            b.mins.x += shift;
+            b.maxs.x += shift;
+        }
+        let mut moved = Vec::new();
+        for (i, a) in boxes.iter().enumerate() {
+            for (j, b) in boxes.iter().enumerate().skip(i + 1) {
+                if a.intersects(b) {
+                    moved.push((i as u32, j as u32));
+                }
+            }
+        }
+        rows.pairs_of(&boxes, &mut pairs);
+        check("rows after a move", &mut pairs, &moved);
         assert!(!expected.is_empty());
     }
+}
+
+/// Boxes strung along x in one long row (the insertion sort's budget runs out and a full sort
+/// takes over), then the same boxes reversed, then spread along z (a change of every row).
+#[test]
+fn row_sweep_survives_long_rows_and_reorders() {
+    let mut rows = RowSweep::new();
+    let mut pairs = Vec::new();
+    let line = |i: usize| {
+        let c = geom::Point3::new(i as Real * 0.9, 0.0, 0.0);
+        Aabb::from_center_half_extents(c, Vector3::repeat(0.5))
+    };
+    let n = 20_000;
+    let mut boxes: Vec<Aabb> = (0..n).map(line).collect();
+    let chain: Vec<(u32, u32)> = (0..n as u32 - 1).map(|i| (i, i + 1)).collect();
+    rows.pairs_of(&boxes, &mut pairs);
+    pairs.sort_unstable();
+    assert_eq!(pairs, chain);
+    boxes.reverse();
+    rows.pairs_of(&boxes, &mut pairs);
+    pairs.sort_unstable();
+    assert_eq!(pairs, chain);
+    for b in &mut boxes {
+        let c = b.center();
+        *b = Aabb::from_center_half_extents(geom::Point3::new(0.0, 0.0, c.x), Vector3::repeat(0.5));
+    }
+    rows.pairs_of(&boxes, &mut pairs);
+    pairs.sort_unstable();
+    assert_eq!(pairs, chain);
 }
 
 #[test]

@@ -1,20 +1,20 @@
 //! The broad phase: which proxies' AABBs overlap, each pair once, in a deterministic order.
 //!
-//! Three implementations of [`BroadPhase`]: [`HashGrid`], the default (a hierarchical grid
-//! hashed into a table, rebuilt each query; cost linear in boxes plus pairs), and, kept for
-//! comparison, [`LinearBvh`] (a bounding volume hierarchy over the boxes in Morton order, rebuilt
-//! each query) and [`SweepAndPrune`] on one axis. `cargo bench --bench broad_phase` measures
-//! them; the numbers are in BENCHMARKS.md.
+//! Three implementations of [`BroadPhase`]: [`RowSweep`], the default (boxes kept once in rows
+//! of grid cells, each row swept against its neighbours; cost linear in boxes plus pairs), and,
+//! kept for comparison, [`LinearBvh`] (a bounding volume hierarchy over the boxes in Morton
+//! order, rebuilt each query) and [`SweepAndPrune`] on one axis. `cargo bench --bench
+//! broad_phase` measures them; the numbers are in BENCHMARKS.md.
 //!
 //! Determinism: orders depend only on the boxes and the proxy ids (ties broken by id), and the
 //! pairs are returned sorted, so the result never depends on hashing or timing.
 
 mod bvh;
-mod grid;
+mod rows;
 mod sap;
 
 pub use bvh::LinearBvh;
-pub use grid::HashGrid;
+pub use rows::RowSweep;
 pub use sap::SweepAndPrune;
 
 use geom::Aabb;
@@ -142,6 +142,42 @@ impl Proxies {
 
     fn len(&self) -> usize {
         self.boxes.len() - self.free.len()
+    }
+}
+
+/// For implementations that rebuild everything at each query from a slice of boxes: the live
+/// proxies gathered densely, and the dense pairs mapped back to ids.
+#[derive(Debug, Clone, Default)]
+struct DenseScratch {
+    ids: Vec<u32>,
+    boxes: Vec<Aabb>,
+    pairs: Vec<(u32, u32)>,
+}
+
+impl DenseScratch {
+    fn query(
+        &mut self,
+        proxies: &mut Proxies,
+        out: &mut Vec<(ProxyId, ProxyId)>,
+        pairs_of: impl FnOnce(&[Aabb], &mut Vec<(u32, u32)>),
+    ) {
+        proxies.forget_pending();
+        self.ids.clear();
+        self.boxes.clear();
+        for (id, aabb) in proxies.boxes.iter().enumerate() {
+            if let Some(aabb) = aabb {
+                self.ids.push(id as u32);
+                self.boxes.push(*aabb);
+            }
+        }
+        pairs_of(&self.boxes, &mut self.pairs);
+        out.clear();
+        out.extend(
+            self.pairs
+                .iter()
+                .map(|&(i, j)| ordered(self.ids[i as usize], self.ids[j as usize])),
+        );
+        out.sort_unstable();
     }
 }
 
