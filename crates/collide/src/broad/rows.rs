@@ -185,8 +185,8 @@ impl RowSweep {
             let a = &boxes[odd as usize];
             for (index, b) in boxes.iter().enumerate() {
                 let index = index as u32;
-                // Two odd boxes: reported from the later one in `odd` only.
-                let earlier_odd = self.odd[..n].contains(&index);
+                // Two odd boxes: reported from the later one only (`odd` is in index order).
+                let earlier_odd = index < odd && self.odd[..n].binary_search(&index).is_ok();
                 if index != odd && !earlier_odd && a.intersects(b) {
                     pairs.push(ordered(odd, index));
                 }
