@@ -7,15 +7,16 @@
 //!    A box is *small* if it spans at most two cells along each axis; cells are
 //!    `floor(x / c)` with `c` a power of two, so exact and monotone.
 //! 2. Small boxes are sorted by the row of their lower corner's cell (`z`, then `y`), then by
-//!    `mins.x`. Bodies move a little between steps, so the last call's order is nearly right and
-//!    an insertion sort repairs it in about linear time (a full sort when it is far off).
+//!    `mins.x`, in linear time: a stable counting sort by row, starting from the last call's
+//!    order, then an insertion sort by `x` within rows, which bodies that moved a little leave
+//!    nearly sorted (a comparison sort when rows are sparse or the order is far off).
 //! 3. Two small boxes that overlap have lower corners in the same or adjacent rows. Each row is
 //!    swept against itself and against its four forward neighbours, `(z, y+1)` and
 //!    `(z+1, y-1..=y+1)`, so each pair of rows once; within a pair of rows both lists are in
 //!    `x` order and a box is compared only with boxes whose `x` interval can reach it.
 //! 4. Each box that is not small finds its small partners from the rows and cells its range can
 //!    reach, and the boxes that are not small are handled among themselves by the same method,
-//!    with their own cell side: at most 10% of the boxes go on at each round.
+//!    with their own cell side: about a tenth of the boxes at most go on at each round.
 //! 5. Boxes with infinite, NaN or inverted corners are compared with every box.
 //!
 //! Memory is read in order and each box is stored once, so the cost is linear in boxes plus
@@ -174,7 +175,8 @@ impl RowSweep {
             round.sweep(pairs);
             round.large_against_small(boxes, pairs);
             if round.large.len() == self.input.len() {
-                // No box was small (cannot happen with finite boxes; kept as a guard).
+                // No box was small: boxes wider than the largest cell side (2^126) end here.
+                // Compared directly.
                 all_pairs_among(boxes, &round.large, pairs);
                 break;
             }
