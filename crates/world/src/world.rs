@@ -70,8 +70,6 @@ pub struct World {
     movable: Vec<bool>,
     /// Overlapping pairs of indices into the vectors above.
     pairs: Vec<(u32, u32)>,
-    pair_scratch: Vec<(u32, u32)>,
-    counts: Vec<u32>,
 }
 
 impl World {
@@ -94,8 +92,6 @@ impl World {
             aabbs: Vec::new(),
             movable: Vec::new(),
             pairs: Vec::new(),
-            pair_scratch: Vec::new(),
-            counts: Vec::new(),
         }
     }
 
@@ -244,12 +240,6 @@ impl World {
         let movable = &self.movable;
         self.pairs
             .retain(|&(i, j)| movable[i as usize] || movable[j as usize]);
-        sort_pairs(
-            &mut self.pairs,
-            self.handles.len(),
-            &mut self.pair_scratch,
-            &mut self.counts,
-        );
 
         // 4. Staged narrow phase.
         let mut filter = StagedFilter::new();
@@ -352,62 +342,5 @@ impl World {
     pub fn collider_pose(&self, handle: BodyHandle) -> Option<Isometry3> {
         let body = self.bodies.get(handle)?;
         Some(body.collider.world_pose(&body.pose))
-    }
-}
-
-/// Sorts pairs `(i, j)` of indices below `n` in about linear time: a counting sort by `i`,
-/// then a sort of each run of pairs that share an `i` (a few, except for walls and floors).
-fn sort_pairs(
-    pairs: &mut Vec<(u32, u32)>,
-    n: usize,
-    scratch: &mut Vec<(u32, u32)>,
-    counts: &mut Vec<u32>,
-) {
-    counts.clear();
-    counts.resize(n + 1, 0);
-    for &(i, _) in pairs.iter() {
-        counts[i as usize + 1] += 1;
-    }
-    for k in 1..counts.len() {
-        counts[k] += counts[k - 1];
-    }
-    scratch.clear();
-    scratch.resize(pairs.len(), (0, 0));
-    for &pair in pairs.iter() {
-        let at = &mut counts[pair.0 as usize];
-        scratch[*at as usize] = pair;
-        *at += 1;
-    }
-    std::mem::swap(pairs, scratch);
-    // `counts[i]` is now the end of the run of `i`.
-    let mut start = 0;
-    for &end in &counts[..n] {
-        let run = &mut pairs[start..end as usize];
-        if run.len() > 1 {
-            run.sort_unstable();
-        }
-        start = end as usize;
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::sort_pairs;
-
-    #[test]
-    fn pairs_sort_by_first_then_second_index() {
-        // A "wall" (index 0) with many partners given in a scrambled order, and short runs.
-        let mut pairs: Vec<(u32, u32)> = (1..500u32).map(|j| (0, (j * 7919) % 499 + 1)).collect();
-        pairs.extend([(5, 9), (3, 4), (5, 6), (498, 499), (3, 8)]);
-        let mut expected = pairs.clone();
-        expected.sort_unstable();
-        let (mut scratch, mut counts) = (Vec::new(), Vec::new());
-        sort_pairs(&mut pairs, 500, &mut scratch, &mut counts);
-        assert_eq!(pairs, expected);
-        sort_pairs(&mut pairs, 500, &mut scratch, &mut counts);
-        assert_eq!(pairs, expected);
-        let mut empty = Vec::new();
-        sort_pairs(&mut empty, 0, &mut scratch, &mut counts);
-        assert!(empty.is_empty());
     }
 }

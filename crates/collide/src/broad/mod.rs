@@ -146,7 +146,8 @@ impl Proxies {
 }
 
 /// For implementations that rebuild everything at each query from a slice of boxes: the live
-/// proxies gathered densely, and the dense pairs mapped back to ids.
+/// proxies gathered densely (in id order), and the dense pairs, sorted, mapped back to ids (so
+/// still sorted).
 #[derive(Debug, Clone, Default)]
 struct DenseScratch {
     ids: Vec<u32>,
@@ -159,6 +160,7 @@ impl DenseScratch {
         &mut self,
         proxies: &mut Proxies,
         out: &mut Vec<(ProxyId, ProxyId)>,
+        // Pairs `(i, j)`, `i < j`, sorted.
         pairs_of: impl FnOnce(&[Aabb], &mut Vec<(u32, u32)>),
     ) {
         proxies.forget_pending();
@@ -175,9 +177,8 @@ impl DenseScratch {
         out.extend(
             self.pairs
                 .iter()
-                .map(|&(i, j)| ordered(self.ids[i as usize], self.ids[j as usize])),
+                .map(|&(i, j)| (ProxyId(self.ids[i as usize]), ProxyId(self.ids[j as usize]))),
         );
-        out.sort_unstable();
     }
 }
 
@@ -203,12 +204,15 @@ macro_rules! forward_bookkeeping {
 }
 use forward_bookkeeping;
 
-/// Orders a pair as `(lower, higher)`.
+/// Orders a pair of indices as `(lower, higher)`.
+#[inline]
+fn ordered_indices(a: u32, b: u32) -> (u32, u32) {
+    if a < b { (a, b) } else { (b, a) }
+}
+
+/// Orders a pair of ids as `(lower, higher)`.
 #[inline]
 fn ordered(a: u32, b: u32) -> (ProxyId, ProxyId) {
-    if a < b {
-        (ProxyId(a), ProxyId(b))
-    } else {
-        (ProxyId(b), ProxyId(a))
-    }
+    let (low, high) = ordered_indices(a, b);
+    (ProxyId(low), ProxyId(high))
 }

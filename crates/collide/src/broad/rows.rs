@@ -22,7 +22,9 @@
 //! Memory is read in order and each box is stored once, so the cost is linear in boxes plus
 //! pairs, and a few large boxes (walls, a floor) cost about one pass over the rows each.
 
-use super::{BroadPhase, DenseScratch, Proxies, ProxyId, forward_bookkeeping};
+use super::{
+    BroadPhase, DenseScratch, Proxies, ProxyId, forward_bookkeeping, ordered_indices as ordered,
+};
 use geom::{Aabb, Real};
 
 /// Cell sides are `2^level` for levels in this range; smaller boxes use the lowest level.
@@ -87,9 +89,15 @@ struct Entry {
 }
 
 impl Entry {
+    /// The sort key: row, then `mins.x`, then index.
+    #[inline]
+    fn key(&self) -> (i64, Real, u32) {
+        (self.row, self.aabb.mins.x, self.index)
+    }
+
     #[inline]
     fn precedes(&self, other: &Self) -> bool {
-        (self.row, self.aabb.mins.x, self.index) < (other.row, other.aabb.mins.x, other.index)
+        self.key() < other.key()
     }
 }
 
@@ -131,6 +139,8 @@ pub struct RowSweep {
     /// [`Round::build`]); `generation` makes clearing unnecessary.
     marks: Vec<u32>,
     generation: u32,
+    pair_scratch: Vec<(u32, u32)>,
+    counts: Vec<u32>,
 }
 
 impl RowSweep {
@@ -140,8 +150,8 @@ impl RowSweep {
     }
 
     /// Every pair of `boxes` that intersect (touching counts), each once as `(i, j)` with
-    /// `i < j` indices into `boxes`. The order depends only on `boxes` and on the previous
-    /// calls. `pairs` is cleared first; reusing it (and `self`) avoids allocation.
+    /// `i < j` indices into `boxes`, sorted. `pairs` is cleared first; reusing it (and `self`)
+    /// avoids allocation.
     pub fn pairs_of(&mut self, boxes: &[Aabb], pairs: &mut Vec<(u32, u32)>) {
         pairs.clear();
         assert!(u32::try_from(boxes.len()).is_ok(), "at most u32::MAX boxes");
@@ -194,13 +204,8 @@ impl RowSweep {
                 }
             }
         }
+        sort_pairs(pairs, boxes.len(), &mut self.pair_scratch, &mut self.counts);
     }
-}
-
-/// Orders a pair of indices as `(lower, higher)`.
-#[inline]
-fn ordered(a: u32, b: u32) -> (u32, u32) {
-    if a < b { (a, b) } else { (b, a) }
 }
 
 fn all_pairs_among(boxes: &[Aabb], set: &[u32], pairs: &mut Vec<(u32, u32)>) {
@@ -385,26 +390,10 @@ fn sort_entries(entries: &mut Vec<Entry>, scratch: &mut Vec<Entry>, counts: &mut
         comparison_sort(entries);
         return;
     }
-    let dense = |e: &Entry| {
+    counting_sort(entries, scratch, counts, rows as usize, |e| {
         let (y, z) = row_of(e.row);
         ((z - lo[1]) * width + (y - lo[0])) as usize
-    };
-    counts.clear();
-    counts.resize(rows as usize + 1, 0);
-    for e in entries.iter() {
-        counts[dense(e) + 1] += 1;
-    }
-    for r in 1..counts.len() {
-        counts[r] += counts[r - 1];
-    }
-    scratch.clear();
-    scratch.resize(entries.len(), *first);
-    for e in entries.iter() {
-        let at = &mut counts[dense(e)];
-        scratch[*at as usize] = *e;
-        *at += 1;
-    }
-    std::mem::swap(entries, scratch);
+    });
     // Within each row (now contiguous, in the last order): insertion sort by x, or a full sort
     // when that is far off (the first call, or boxes strung along x in one long row).
     let budget = 8 * entries.len() + 64;
@@ -424,11 +413,56 @@ fn sort_entries(entries: &mut Vec<Entry>, scratch: &mut Vec<Entry>, counts: &mut
 }
 
 fn comparison_sort(entries: &mut [Entry]) {
-    entries.sort_unstable_by(|p, q| {
-        (p.row, p.aabb.mins.x, p.index)
-            .partial_cmp(&(q.row, q.aabb.mins.x, q.index))
-            .expect("finite coordinates")
-    });
+    entries.sort_unstable_by(|p, q| p.key().partial_cmp(&q.key()).expect("finite coordinates"));
+}
+
+/// A stable counting sort of `items` by `key(item) < buckets`: linear in items plus buckets.
+/// On return `counts[b]` is the end of bucket `b`'s run.
+fn counting_sort<T: Copy>(
+    items: &mut Vec<T>,
+    scratch: &mut Vec<T>,
+    counts: &mut Vec<u32>,
+    buckets: usize,
+    key: impl Fn(&T) -> usize,
+) {
+    counts.clear();
+    counts.resize(buckets + 1, 0);
+    let Some(&first) = items.first() else {
+        return;
+    };
+    for item in items.iter() {
+        counts[key(item) + 1] += 1;
+    }
+    for b in 1..counts.len() {
+        counts[b] += counts[b - 1];
+    }
+    scratch.clear();
+    scratch.resize(items.len(), first);
+    for item in items.iter() {
+        let at = &mut counts[key(item)];
+        scratch[*at as usize] = *item;
+        *at += 1;
+    }
+    std::mem::swap(items, scratch);
+}
+
+/// Sorts pairs `(i, j)` of indices below `n` in about linear time: a counting sort by `i`,
+/// then a sort of each run of pairs that share an `i` (a few, except for walls and floors).
+fn sort_pairs(
+    pairs: &mut Vec<(u32, u32)>,
+    n: usize,
+    scratch: &mut Vec<(u32, u32)>,
+    counts: &mut Vec<u32>,
+) {
+    counting_sort(pairs, scratch, counts, n, |&(i, _)| i as usize);
+    let mut start = 0;
+    for &end in counts.iter().take(n) {
+        let run = &mut pairs[start..end as usize];
+        if run.len() > 1 {
+            run.sort_unstable();
+        }
+        start = end as usize;
+    }
 }
 
 impl BroadPhase for RowSweep {
@@ -447,6 +481,26 @@ impl BroadPhase for RowSweep {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn pairs_sort_by_first_then_second_index() {
+        // A "wall" (index 0) with many partners given in a scrambled order, and short runs.
+        let mut pairs: Vec<(u32, u32)> = (1..500u32).map(|j| (0, (j * 7919) % 499 + 1)).collect();
+        pairs.extend([(5, 9), (3, 4), (5, 6), (498, 499), (3, 8)]);
+        let mut expected = pairs.clone();
+        expected.sort_unstable();
+        let (mut scratch, mut counts) = (Vec::new(), Vec::new());
+        sort_pairs(&mut pairs, 500, &mut scratch, &mut counts);
+        assert_eq!(pairs, expected);
+        sort_pairs(&mut pairs, 500, &mut scratch, &mut counts);
+        assert_eq!(pairs, expected);
+        // No pairs after some: nothing of the last call's counts may remain.
+        let mut empty = Vec::new();
+        sort_pairs(&mut empty, 500, &mut scratch, &mut counts);
+        assert!(empty.is_empty());
+        sort_pairs(&mut empty, 0, &mut scratch, &mut counts);
+        assert!(empty.is_empty());
+    }
 
     #[test]
     fn levels_cells_and_rows() {
