@@ -4,22 +4,32 @@
 //! [`World::step`] (or [`World::advance`] with the frame time) every frame, read
 //! [`World::bodies`], [`World::contacts`] and [`World::events`], and save or restore it with
 //! [`Snapshot`]s. Frames and units: world space, metres, seconds, kilograms, radians.
+//!
+//! Where things are: `body/` (bodies, their descriptions, visuals and the one validator),
+//! `contact.rs` (contacts and events), `step/` (collision detection and integration),
+//! `response/` (what the step does with contacts), `world.rs` (the world and its step, stage
+//! by stage), `query.rs`, `snapshot.rs`, `hash.rs`.
 
 mod body;
 mod config;
+mod contact;
 mod error;
+mod hash;
 pub mod limits;
+mod query;
 mod response;
 mod snapshot;
+mod step;
 mod world;
 
 pub use body::{
     BodyDesc, BodyHandle, BodyKind, Collider, ColliderFit, Material, RigidBody, Visual, VisualShape,
 };
 pub use config::{Response, WorldConfig};
+pub use contact::{ContactEvent, ContactPair};
 pub use error::{SnapshotError, WorldError};
 pub use snapshot::{MAX_SNAPSHOT_BYTES, SNAPSHOT_VERSION, Snapshot};
-pub use world::{ContactEvent, ContactPair, World};
+pub use world::World;
 
 pub use collide;
 pub use geom;

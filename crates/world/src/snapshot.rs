@@ -9,13 +9,13 @@
 //! capped by serde_json, and every decoded value is checked (finite numbers, positive sizes,
 //! unit rotations, live handles) before a world is built. Errors, never panics.
 
-use crate::body::{BodyHandle, RigidBody};
+use crate::body::{BodyHandle, RigidBody, check_body};
 use crate::config::WorldConfig;
 use crate::error::{SnapshotError, WorldError};
 use crate::world::World;
-use geom::{Real, Shape};
+use geom::Real;
 use serde::{Deserialize, Serialize};
-use slotmap::{Key, SlotMap};
+use slotmap::SlotMap;
 use std::path::Path;
 
 /// The format version this build writes and reads.
@@ -187,7 +187,7 @@ impl World {
             .into());
         }
         for (index, (_, body)) in snapshot.bodies.iter().enumerate() {
-            body.validate(&format!("bodies[{index}]"))?;
+            check_body(&format!("bodies[{index}]"), body)?;
         }
         for (index, pair) in snapshot.touching.iter().enumerate() {
             let known =
@@ -237,74 +237,5 @@ impl World {
     /// Loads a world saved by [`World::save`].
     pub fn load(path: impl AsRef<Path>) -> Result<World, SnapshotError> {
         World::from_snapshot(Snapshot::load(path)?)
-    }
-
-    /// A 64-bit hash (FNV-1a) of the full simulation state: settings, step counter, unstepped
-    /// time, every body with its handle, and the touching pairs. Equal states give equal
-    /// hashes on every platform; it is what the determinism tests compare.
-    pub fn state_hash(&self) -> u64 {
-        let mut h = Fnv::new();
-        let c = &self.config;
-        h.f32(c.dt);
-        h.floats(c.gravity.iter());
-        h.u64(c.response as u64);
-        h.u64(u64::from(c.max_steps_per_advance));
-        h.u64(self.step_count);
-        h.f32(self.accumulator);
-        for (handle, body) in &self.bodies {
-            h.u64(handle.data().as_ffi());
-            h.u64(body.kind as u64);
-            h.floats(body.pose.translation.vector.iter());
-            h.floats(body.pose.rotation.coords.iter());
-            h.floats(body.linvel.iter());
-            h.floats(body.angvel.iter());
-            h.f32(body.mass);
-            h.f32(body.material.restitution);
-            h.f32(body.material.friction);
-            match body.collider.shape {
-                Shape::Cuboid { half_extents } => {
-                    h.u64(0);
-                    h.floats(half_extents.iter());
-                }
-                Shape::Ball { radius } => {
-                    h.u64(1);
-                    h.f32(radius);
-                }
-            }
-            h.floats(body.collider.offset.translation.vector.iter());
-            h.floats(body.collider.offset.rotation.coords.iter());
-            h.floats(body.visual.color.iter());
-        }
-        for (a, b) in &self.touching {
-            h.u64(a.data().as_ffi());
-            h.u64(b.data().as_ffi());
-        }
-        h.0
-    }
-}
-
-/// FNV-1a, 64 bits: tiny, fixed, and the same everywhere (std's hashers may change).
-struct Fnv(u64);
-
-impl Fnv {
-    fn new() -> Self {
-        Self(0xcbf2_9ce4_8422_2325)
-    }
-    fn bytes(&mut self, bytes: &[u8]) {
-        for b in bytes {
-            self.0 ^= u64::from(*b);
-            self.0 = self.0.wrapping_mul(0x0000_0100_0000_01b3);
-        }
-    }
-    fn u64(&mut self, v: u64) {
-        self.bytes(&v.to_le_bytes());
-    }
-    fn f32(&mut self, v: f32) {
-        self.bytes(&v.to_bits().to_le_bytes());
-    }
-    fn floats<'a>(&mut self, values: impl Iterator<Item = &'a f32>) {
-        for v in values {
-            self.f32(*v);
-        }
     }
 }

@@ -1,36 +1,16 @@
-//! The world: bodies, the fixed step, queries and events.
+//! The world: its bodies, settings and state, the step as the list of its stages, and the fixed
+//! time accumulator. Queries live in `query.rs`, snapshots in `snapshot.rs`, the state hash in
+//! `hash.rs`.
 
-use crate::body::{BodyDesc, BodyHandle, BodyKind, RigidBody};
+use crate::body::{BodyDesc, BodyHandle, RigidBody};
 use crate::config::{Response, WorldConfig};
+use crate::contact::{ContactEvent, ContactPair, diff_events};
 use crate::error::WorldError;
-use crate::limits;
-use crate::response;
-use collide::broad::RowSweep;
-use collide::staged::{Posed, StageCounts, StagedFilter};
-use collide::{Contact, RayHit, ray_obb, ray_sphere};
-use geom::{Aabb, Isometry3, Ray, Real, UnitQuaternion, Volume};
+use crate::response::reflect;
+use crate::step::{Collision, integrate};
+use collide::staged::StageCounts;
+use geom::Real;
 use slotmap::SlotMap;
-
-/// Two bodies in contact during the last step. `a < b` in handle order; the contact's normal
-/// points from `a` toward `b`.
-#[derive(Debug, Clone, PartialEq)]
-pub struct ContactPair {
-    /// The first body.
-    pub a: BodyHandle,
-    /// The second body.
-    pub b: BodyHandle,
-    /// How they touch (before the response moved them), world space.
-    pub contact: Contact,
-}
-
-/// A change in which bodies touch.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ContactEvent {
-    /// The two bodies (in handle order) began touching this step.
-    Started(BodyHandle, BodyHandle),
-    /// The two bodies stopped touching this step, or one of them was removed.
-    Stopped(BodyHandle, BodyHandle),
-}
 
 /// A world of rigid bodies advanced in fixed steps.
 ///
@@ -60,16 +40,8 @@ pub struct World {
     // Results of the last step.
     contacts: Vec<ContactPair>,
     events: Vec<ContactEvent>,
-    stage_counts: StageCounts,
-    // Scratch of the step, refilled every step (never saved, never changes a result). Index `i`
-    // of the first four is the `i`-th body in handle order.
-    broad: RowSweep,
-    handles: Vec<BodyHandle>,
-    posed: Vec<Posed>,
-    aabbs: Vec<Aabb>,
-    movable: Vec<bool>,
-    /// Overlapping pairs of indices into the vectors above.
-    pairs: Vec<(u32, u32)>,
+    /// The collision stage's buffers (never saved, never change a result).
+    collision: Collision,
 }
 
 impl World {
@@ -85,13 +57,7 @@ impl World {
             touching: Vec::new(),
             contacts: Vec::new(),
             events: Vec::new(),
-            stage_counts: StageCounts::default(),
-            broad: RowSweep::new(),
-            handles: Vec::new(),
-            posed: Vec::new(),
-            aabbs: Vec::new(),
-            movable: Vec::new(),
-            pairs: Vec::new(),
+            collision: Collision::default(),
         }
     }
 
@@ -176,7 +142,7 @@ impl World {
 
     /// What each stage of the narrow-phase filter did in the last step.
     pub fn stage_counts(&self) -> StageCounts {
-        self.stage_counts
+        self.collision.stage_counts
     }
 
     /// How far (in [0, 1)) the unstepped time is into the next step: draw bodies at
@@ -207,140 +173,31 @@ impl World {
         steps
     }
 
-    /// Advances one fixed step of `dt`.
+    /// Advances one fixed step of `dt`. The stages, in order:
+    /// 1. gravity into the velocities of dynamic bodies;
+    /// 2. collision detection ([`crate::step::collide`]): world volumes and AABBs, the broad
+    ///    phase, the staged narrow phase;
+    /// 3. the configured [`Response`];
+    /// 4. velocities into poses ([`crate::step::integrate`]);
+    /// 5. contact events from the change in touching pairs, and the step counter.
     pub fn step(&mut self) {
         let dt = self.config.dt;
         self.events.clear();
-
-        // 1. Velocities.
-        let gravity = self.config.gravity * dt;
-        for body in self.bodies.values_mut() {
-            if body.kind == BodyKind::Dynamic {
-                body.linvel += gravity;
-            }
-        }
-
-        // 2. World volumes and AABBs, densely in handle order (the order slots are visited).
-        self.handles.clear();
-        self.posed.clear();
-        self.aabbs.clear();
-        self.movable.clear();
-        for (handle, body) in &self.bodies {
-            debug_assert!(self.handles.last().is_none_or(|&last| last < handle));
-            let posed = Posed::new(&body.collider.shape, &body.collider.world_pose(&body.pose));
-            self.handles.push(handle);
-            self.aabbs.push(posed.aabb);
-            self.posed.push(posed);
-            self.movable.push(body.kind != BodyKind::Static);
-        }
-
-        // 3. Broad phase, pairs sorted by index, which is handle order. Pairs of bodies that can
-        // never move are skipped.
-        self.broad.pairs_of(&self.aabbs, &mut self.pairs);
-        let movable = &self.movable;
-        self.pairs
-            .retain(|&(i, j)| movable[i as usize] || movable[j as usize]);
-
-        // 4. Staged narrow phase.
-        let mut filter = StagedFilter::new();
-        self.contacts.clear();
-        for &(i, j) in &self.pairs {
-            let (i, j) = (i as usize, j as usize);
-            if let Some(contact) = filter.contact(&self.posed[i], &self.posed[j]) {
-                self.contacts.push(ContactPair {
-                    a: self.handles[i],
-                    b: self.handles[j],
-                    contact,
-                });
-            }
-        }
-        self.stage_counts = filter.counts;
-
-        // 5. Response.
+        integrate::velocities(&mut self.bodies, self.config.gravity, dt);
+        self.collision.run(&self.bodies, &mut self.contacts);
         match self.config.response {
             Response::None => {}
-            Response::Reflect => response::reflect(&mut self.bodies, &self.contacts),
+            Response::Reflect => reflect::reflect(&mut self.bodies, &self.contacts),
         }
-
-        // 6. Positions, events, counter. Speeds are held to the world's limits first, so that
-        // no state a step produces can overflow in the next.
-        for body in self.bodies.values_mut() {
-            if body.kind == BodyKind::Static {
-                continue;
-            }
-            body.linvel = limits::clamp_length(body.linvel, limits::MAX_SPEED);
-            body.angvel = limits::clamp_length(body.angvel, limits::MAX_ANGULAR_SPEED);
-            body.pose.translation.vector += body.linvel * dt;
-            if body.angvel != geom::Vector3::zeros() {
-                let turn = UnitQuaternion::from_scaled_axis(body.angvel * dt);
-                body.pose.rotation =
-                    UnitQuaternion::new_normalize((turn * body.pose.rotation).into_inner());
-            }
-        }
+        integrate::positions(&mut self.bodies, dt);
         self.update_events();
         self.step_count = self.step_count.saturating_add(1);
     }
 
-    /// Started and stopped events from the sorted old and new touching sets.
+    /// Started and stopped events from the last step's touching pairs to this step's.
     fn update_events(&mut self) {
         let now: Vec<(BodyHandle, BodyHandle)> = self.contacts.iter().map(|c| (c.a, c.b)).collect();
-        let (mut i, mut j) = (0, 0);
-        let before = &self.touching;
-        while i < before.len() || j < now.len() {
-            match (before.get(i), now.get(j)) {
-                (Some(old), Some(new)) if old == new => {
-                    i += 1;
-                    j += 1;
-                }
-                (Some(old), Some(new)) if old < new => {
-                    self.events.push(ContactEvent::Stopped(old.0, old.1));
-                    i += 1;
-                }
-                (Some(old), None) => {
-                    self.events.push(ContactEvent::Stopped(old.0, old.1));
-                    i += 1;
-                }
-                (_, Some(new)) => {
-                    self.events.push(ContactEvent::Started(new.0, new.1));
-                    j += 1;
-                }
-                (None, None) => break,
-            }
-        }
+        diff_events(&self.touching, &now, &mut self.events);
         self.touching = now;
-    }
-
-    /// The first body a ray hits within `max_toi`, and where; ties go to the lower handle.
-    pub fn cast_ray(&self, ray: &Ray, max_toi: Real) -> Option<(BodyHandle, RayHit)> {
-        let mut best: Option<(BodyHandle, RayHit)> = None;
-        for (handle, body) in &self.bodies {
-            let pose = body.collider.world_pose(&body.pose);
-            let limit = best.map_or(max_toi, |(_, hit)| hit.toi);
-            let hit = match body.collider.shape.world(&pose) {
-                Volume::Obb(obb) => ray_obb(ray, &obb, limit),
-                Volume::Sphere(sphere) => ray_sphere(ray, &sphere, limit),
-            };
-            if let Some(hit) = hit
-                && best.is_none_or(|(_, b)| hit.toi < b.toi)
-            {
-                best = Some((handle, hit));
-            }
-        }
-        best
-    }
-
-    /// The bodies whose collider's world AABB meets `aabb`, in handle order.
-    pub fn query_aabb(&self, aabb: &Aabb) -> Vec<BodyHandle> {
-        self.bodies
-            .iter()
-            .filter(|(_, body)| body.world_aabb().intersects(aabb))
-            .map(|(handle, _)| handle)
-            .collect()
-    }
-
-    /// The collider of `handle` placed in the world, if the body exists.
-    pub fn collider_pose(&self, handle: BodyHandle) -> Option<Isometry3> {
-        let body = self.bodies.get(handle)?;
-        Some(body.collider.world_pose(&body.pose))
     }
 }

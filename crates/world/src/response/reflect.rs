@@ -1,7 +1,7 @@
-//! Contact responses.
+//! `Response::Reflect`: seed 003's bounce, made general.
 
 use crate::body::{BodyHandle, BodyKind, RigidBody};
-use crate::world::ContactPair;
+use crate::contact::ContactPair;
 use geom::Vector3;
 use slotmap::SlotMap;
 

@@ -1,0 +1,272 @@
+//! Body descriptions: everything needed to create a body, filled with builder methods.
+
+use super::validate::{check_body, check_collider};
+use super::{BodyKind, Collider, Material, RigidBody, Visual, VisualShape};
+use crate::error::WorldError;
+use geom::validate;
+use geom::{Aabb, Isometry3, Obb, Point3, Real, Shape, Sphere, UnitQuaternion, Vector3};
+
+/// How [`BodyDesc::from_mesh`] fits a collider to a vertex list.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ColliderFit {
+    /// The axis-aligned box of the vertices (seed 003).
+    Aabb,
+    /// A tight oriented box ([`geom::Obb::from_points`]).
+    Obb,
+    /// The minimal bounding sphere ([`geom::Sphere::from_points`]).
+    Sphere,
+}
+
+/// Everything needed to create a body; fill it with the builder methods, then hand it to
+/// [`crate::World::insert`], which checks every field.
+///
+/// The default is a dynamic unit cube (half extents 0.5) at the origin, at rest, density 1,
+/// restitution 1, no friction.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BodyDesc {
+    /// Static, dynamic or kinematic.
+    pub kind: BodyKind,
+    /// The body's frame in world space.
+    pub pose: Isometry3,
+    /// Linear velocity (metres per second).
+    pub linvel: Vector3,
+    /// Angular velocity (radians per second).
+    pub angvel: Vector3,
+    /// The collider's shape.
+    pub shape: Shape,
+    /// The collider's frame in the body's frame.
+    pub collider_offset: Isometry3,
+    /// The mass (kilograms) of a dynamic body; `None` to compute it from `density`.
+    pub mass: Option<Real>,
+    /// Kilograms per cubic metre, used when `mass` is `None`.
+    pub density: Real,
+    /// Surface properties.
+    pub material: Material,
+    /// What to draw; `None` draws the collider's shape.
+    pub visual: Option<Visual>,
+    /// The colour used when `visual` is `None`.
+    pub color: [Real; 3],
+}
+
+impl Default for BodyDesc {
+    fn default() -> Self {
+        Self {
+            kind: BodyKind::Dynamic,
+            pose: Isometry3::identity(),
+            linvel: Vector3::zeros(),
+            angvel: Vector3::zeros(),
+            shape: Shape::Cuboid {
+                half_extents: Vector3::repeat(0.5),
+            },
+            collider_offset: Isometry3::identity(),
+            mass: None,
+            density: 1.0,
+            material: Material::default(),
+            visual: None,
+            color: [0.7, 0.7, 0.7],
+        }
+    }
+}
+
+impl BodyDesc {
+    /// A dynamic body (the default).
+    pub fn dynamic() -> Self {
+        Self::default()
+    }
+    /// A static body: never moves.
+    pub fn fixed() -> Self {
+        Self {
+            kind: BodyKind::Static,
+            ..Self::default()
+        }
+    }
+    /// A kinematic body: moves by its velocity, never pushed.
+    pub fn kinematic() -> Self {
+        Self {
+            kind: BodyKind::Kinematic,
+            ..Self::default()
+        }
+    }
+
+    /// A body drawn as the mesh of `vertices` (body frame), with a collider fitted to them
+    /// (seed 003: the collider comes from the render object's vertices). A flat mesh gets a box
+    /// of thickness `1e-4` times its size. The error names an empty list or a non-finite vertex.
+    pub fn from_mesh(vertices: &[Point3], fit: ColliderFit) -> Result<Self, WorldError> {
+        validate::points3("vertices", vertices, 1)?;
+        let (shape, offset) = match fit {
+            ColliderFit::Aabb => {
+                let aabb = Aabb::try_from_points(vertices)?;
+                let half = thickened(aabb.half_extents());
+                (
+                    Shape::Cuboid { half_extents: half },
+                    Isometry3::from_parts(aabb.center().coords.into(), UnitQuaternion::identity()),
+                )
+            }
+            ColliderFit::Obb => {
+                let obb = Obb::try_from_points(vertices)?;
+                let half = thickened(obb.half_extents);
+                (Shape::Cuboid { half_extents: half }, obb.pose())
+            }
+            ColliderFit::Sphere => {
+                let sphere = Sphere::try_from_points(vertices)?;
+                let radius = sphere.radius.max(Real::MIN_POSITIVE);
+                (
+                    Shape::Ball { radius },
+                    Isometry3::from_parts(sphere.center.coords.into(), UnitQuaternion::identity()),
+                )
+            }
+        };
+        Ok(Self {
+            shape,
+            collider_offset: offset,
+            visual: Some(Visual {
+                shape: VisualShape::Mesh {
+                    vertices: vertices.to_vec(),
+                },
+                color: [0.7, 0.7, 0.7],
+            }),
+            ..Self::default()
+        })
+    }
+
+    /// Makes it static.
+    pub fn into_static(mut self) -> Self {
+        self.kind = BodyKind::Static;
+        self
+    }
+    /// Makes it kinematic.
+    pub fn into_kinematic(mut self) -> Self {
+        self.kind = BodyKind::Kinematic;
+        self
+    }
+    /// Places the body's origin at `position` (metres, world space).
+    pub fn position(mut self, position: Vector3) -> Self {
+        self.pose.translation.vector = position;
+        self
+    }
+    /// Sets the body's whole pose.
+    pub fn pose(mut self, pose: Isometry3) -> Self {
+        self.pose = pose;
+        self
+    }
+    /// Sets the body's orientation.
+    pub fn rotation(mut self, rotation: UnitQuaternion) -> Self {
+        self.pose.rotation = rotation;
+        self
+    }
+    /// Sets the linear velocity (metres per second).
+    pub fn linvel(mut self, linvel: Vector3) -> Self {
+        self.linvel = linvel;
+        self
+    }
+    /// Sets the angular velocity (radians per second).
+    pub fn angvel(mut self, angvel: Vector3) -> Self {
+        self.angvel = angvel;
+        self
+    }
+    /// Sets the collider's shape.
+    pub fn shape(mut self, shape: Shape) -> Self {
+        self.shape = shape;
+        self
+    }
+    /// A box collider of these half extents (metres).
+    pub fn cuboid(self, half_extents: Vector3) -> Self {
+        self.shape(Shape::Cuboid { half_extents })
+    }
+    /// A ball collider of this radius (metres).
+    pub fn ball(self, radius: Real) -> Self {
+        self.shape(Shape::Ball { radius })
+    }
+    /// Sets the mass (kilograms) of a dynamic body.
+    pub fn mass(mut self, mass: Real) -> Self {
+        self.mass = Some(mass);
+        self
+    }
+    /// Sets the density (kilograms per cubic metre); the mass is then density times volume.
+    pub fn density(mut self, density: Real) -> Self {
+        self.density = density;
+        self.mass = None;
+        self
+    }
+    /// Sets the restitution, in [0, 1].
+    pub fn restitution(mut self, restitution: Real) -> Self {
+        self.material.restitution = restitution;
+        self
+    }
+    /// Sets the friction coefficient, `>= 0`.
+    pub fn friction(mut self, friction: Real) -> Self {
+        self.material.friction = friction;
+        self
+    }
+    /// Sets what a renderer draws.
+    pub fn visual(mut self, visual: Visual) -> Self {
+        self.visual = Some(visual);
+        self
+    }
+    /// Sets the colour (linear RGB in [0, 1]).
+    pub fn color(mut self, color: [Real; 3]) -> Self {
+        self.color = color;
+        if let Some(visual) = &mut self.visual {
+            visual.color = color;
+        }
+        self
+    }
+
+    /// Checks every field and builds the body; the error names the first bad field as
+    /// `desc.<field>`.
+    pub(crate) fn build(&self) -> Result<RigidBody, WorldError> {
+        let pose = validate::isometry("desc.pose", &self.pose)?;
+        let collider = Collider {
+            shape: self.shape,
+            offset: self.collider_offset,
+        };
+        check_collider("desc", &collider)?;
+        let collider = Collider {
+            offset: validate::isometry("desc.collider_offset", &self.collider_offset)?,
+            ..collider
+        };
+        let mass = match self.kind {
+            BodyKind::Dynamic => match self.mass {
+                Some(mass) => validate::positive("desc.mass", mass)?,
+                None => {
+                    let density = validate::positive("desc.density", self.density)?;
+                    let mass = density * self.shape.volume();
+                    if !(mass.is_finite() && mass > 0.0) {
+                        return Err(WorldError::OutOfRange {
+                            field: "desc.density".into(),
+                            value: density,
+                            range: "a value whose mass (density times volume) is finite and positive",
+                        });
+                    }
+                    mass
+                }
+            },
+            BodyKind::Static | BodyKind::Kinematic => 0.0,
+        };
+        let visual = match &self.visual {
+            Some(visual) => visual.clone(),
+            None => Visual {
+                color: self.color,
+                ..Visual::of_shape(&self.shape)
+            },
+        };
+        let body = RigidBody {
+            kind: self.kind,
+            pose,
+            linvel: validate::finite_vector3("desc.linvel", &self.linvel)?,
+            angvel: validate::finite_vector3("desc.angvel", &self.angvel)?,
+            mass,
+            material: self.material,
+            collider,
+            visual,
+        };
+        check_body("desc", &body)?;
+        Ok(body)
+    }
+}
+
+/// Zero half extents (a flat mesh) become a thin but positive thickness.
+fn thickened(half: Vector3) -> Vector3 {
+    let floor = (half.max() * 1e-4).max(Real::MIN_POSITIVE);
+    half.map(|h| h.max(floor))
+}

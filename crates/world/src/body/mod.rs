@@ -1,0 +1,174 @@
+//! Rigid bodies: the handle, the kind, the material, the collider, and [`RigidBody`] with its
+//! accessors and checked setters. A body is described by a [`BodyDesc`] ([`desc`]), drawn from
+//! its [`Visual`] ([`visual`]), and checked by the one validator in [`validate`], which
+//! `World::insert`, the setters and snapshot restore all call.
+
+mod desc;
+mod validate;
+mod visual;
+
+pub use desc::{BodyDesc, ColliderFit};
+pub(crate) use validate::check_body;
+pub use visual::{Visual, VisualShape};
+
+use crate::error::WorldError;
+use geom::{Aabb, Isometry3, Point3, Real, Shape, Vector3};
+use serde::{Deserialize, Serialize};
+
+slotmap::new_key_type! {
+    /// A body's handle: opaque, `Copy`, serialisable. A removed body's handle never finds
+    /// another body (the slot's version changes).
+    pub struct BodyHandle;
+}
+
+/// How a body moves.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum BodyKind {
+    /// Never moves; infinite mass.
+    Static,
+    /// Moved by its velocity, gravity and collisions.
+    Dynamic,
+    /// Moved by its velocity only; pushes dynamic bodies, is never pushed (infinite mass).
+    Kinematic,
+}
+
+/// Surface properties, used by the response.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct Material {
+    /// Bounciness, in [0, 1]: 1 keeps the normal speed, 0 absorbs it. `Response::Reflect` is
+    /// always elastic and ignores it.
+    pub restitution: Real,
+    /// Coulomb friction coefficient, `>= 0`. `Response::Reflect` is frictionless and ignores it.
+    pub friction: Real,
+}
+
+impl Default for Material {
+    fn default() -> Self {
+        Self {
+            restitution: 1.0,
+            friction: 0.0,
+        }
+    }
+}
+
+/// The collision shape of a body: a [`Shape`] placed at `offset` in the body's frame.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct Collider {
+    /// The shape, in the collider's frame.
+    pub shape: Shape,
+    /// The collider's frame in the body's frame (a mesh's fitted box need not be centred on the
+    /// mesh's origin).
+    pub offset: Isometry3,
+}
+
+impl Collider {
+    /// The collider's pose in world space for a body at `body_pose`.
+    #[inline]
+    pub fn world_pose(&self, body_pose: &Isometry3) -> Isometry3 {
+        body_pose * self.offset
+    }
+}
+
+/// A rigid body in the world. Read it with the accessors; change it through the checked
+/// setters, so that a world never holds a NaN.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RigidBody {
+    pub(crate) kind: BodyKind,
+    pub(crate) pose: Isometry3,
+    pub(crate) linvel: Vector3,
+    pub(crate) angvel: Vector3,
+    /// Kilograms for a dynamic body; stored as 0 for static and kinematic ones, whose mass is
+    /// infinite (JSON has no infinity).
+    pub(crate) mass: Real,
+    pub(crate) material: Material,
+    pub(crate) collider: Collider,
+    pub(crate) visual: Visual,
+}
+
+impl RigidBody {
+    /// Static, dynamic or kinematic.
+    pub fn kind(&self) -> BodyKind {
+        self.kind
+    }
+    /// The body's frame in world space.
+    pub fn pose(&self) -> &Isometry3 {
+        &self.pose
+    }
+    /// The body origin's position, world space (metres).
+    pub fn position(&self) -> Point3 {
+        self.pose.translation.vector.into()
+    }
+    /// Linear velocity, world space (metres per second).
+    pub fn linvel(&self) -> Vector3 {
+        self.linvel
+    }
+    /// Angular velocity, world space (radians per second about each axis).
+    pub fn angvel(&self) -> Vector3 {
+        self.angvel
+    }
+    /// Mass in kilograms; infinite for static and kinematic bodies.
+    pub fn mass(&self) -> Real {
+        match self.kind {
+            BodyKind::Dynamic => self.mass,
+            BodyKind::Static | BodyKind::Kinematic => Real::INFINITY,
+        }
+    }
+    /// The inverse mass: 0 for static and kinematic bodies.
+    pub fn inverse_mass(&self) -> Real {
+        match self.kind {
+            BodyKind::Dynamic => 1.0 / self.mass,
+            BodyKind::Static | BodyKind::Kinematic => 0.0,
+        }
+    }
+    /// Surface properties.
+    pub fn material(&self) -> &Material {
+        &self.material
+    }
+    /// The collision shape and its offset in the body's frame.
+    pub fn collider(&self) -> &Collider {
+        &self.collider
+    }
+    /// What a renderer draws.
+    pub fn visual(&self) -> &Visual {
+        &self.visual
+    }
+    /// Kinetic energy of the linear motion, `m v^2 / 2` (joules); 0 unless dynamic.
+    pub fn linear_kinetic_energy(&self) -> Real {
+        match self.kind {
+            BodyKind::Dynamic => 0.5 * self.mass * self.linvel.norm_squared(),
+            _ => 0.0,
+        }
+    }
+    /// The collider's world-space bounding box at the current pose.
+    pub fn world_aabb(&self) -> Aabb {
+        self.collider
+            .shape
+            .aabb(&self.collider.world_pose(&self.pose))
+    }
+
+    /// Moves the body; the error names a non-finite translation or a bad rotation, and then
+    /// nothing changes. A static body moved this way is teleported (no velocity).
+    pub fn set_pose(&mut self, pose: Isometry3) -> Result<(), WorldError> {
+        self.pose = validate::check_pose("pose", &pose)?;
+        Ok(())
+    }
+    /// Sets the linear velocity (ignored by static bodies); the error names a non-finite
+    /// component, and then nothing changes.
+    pub fn set_linvel(&mut self, linvel: Vector3) -> Result<(), WorldError> {
+        validate::check_linvel("linvel", &linvel)?;
+        self.linvel = linvel;
+        Ok(())
+    }
+    /// Sets the angular velocity (ignored by static bodies); as [`RigidBody::set_linvel`].
+    pub fn set_angvel(&mut self, angvel: Vector3) -> Result<(), WorldError> {
+        validate::check_angvel("angvel", &angvel)?;
+        self.angvel = angvel;
+        Ok(())
+    }
+    /// Sets the colour; each channel must be finite and in [0, 1].
+    pub fn set_color(&mut self, color: [Real; 3]) -> Result<(), WorldError> {
+        validate::check_color("color", &color)?;
+        self.visual.color = color;
+        Ok(())
+    }
+}

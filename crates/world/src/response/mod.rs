@@ -1,0 +1,5 @@
+//! Contact responses: what the step does with the contacts the narrow phase found.
+//!
+//! - [`reflect`]: seed 003's elastic, frictionless bounce, made general (`Response::Reflect`).
+
+pub(crate) mod reflect;

@@ -1,0 +1,35 @@
+//! Integration for the responses that move bodies by whole steps (`Reflect`, `None`):
+//! gravity into velocities before the contacts, velocities into poses after them.
+
+use crate::body::{BodyHandle, BodyKind, RigidBody};
+use crate::limits;
+use geom::{Real, UnitQuaternion, Vector3};
+use slotmap::SlotMap;
+
+/// Adds `gravity * dt` to every dynamic body's velocity.
+pub(crate) fn velocities(bodies: &mut SlotMap<BodyHandle, RigidBody>, gravity: Vector3, dt: Real) {
+    let dv = gravity * dt;
+    for body in bodies.values_mut() {
+        if body.kind == BodyKind::Dynamic {
+            body.linvel += dv;
+        }
+    }
+}
+
+/// Moves every non-static body by its velocities over `dt`. Speeds are held to the world's
+/// limits first, so that no state a step produces can overflow in the next.
+pub(crate) fn positions(bodies: &mut SlotMap<BodyHandle, RigidBody>, dt: Real) {
+    for body in bodies.values_mut() {
+        if body.kind == BodyKind::Static {
+            continue;
+        }
+        body.linvel = limits::clamp_length(body.linvel, limits::MAX_SPEED);
+        body.angvel = limits::clamp_length(body.angvel, limits::MAX_ANGULAR_SPEED);
+        body.pose.translation.vector += body.linvel * dt;
+        if body.angvel != Vector3::zeros() {
+            let turn = UnitQuaternion::from_scaled_axis(body.angvel * dt);
+            body.pose.rotation =
+                UnitQuaternion::new_normalize((turn * body.pose.rotation).into_inner());
+        }
+    }
+}

@@ -1,0 +1,7 @@
+//! The stages of a step that every response shares: finding contacts ([`collide`]) and moving
+//! bodies ([`integrate`]). `World::step` calls them in order; see it for the list.
+
+pub(crate) mod collide;
+pub(crate) mod integrate;
+
+pub(crate) use collide::Collision;
