@@ -13,6 +13,7 @@ pub mod d2;
 mod error;
 mod fit;
 mod hull2;
+mod mass;
 mod obb;
 mod ray;
 mod shape;
@@ -23,6 +24,7 @@ pub use nalgebra as na;
 
 pub use aabb::Aabb;
 pub use error::GeomError;
+pub use mass::MassProperties;
 pub use obb::Obb;
 pub use ray::Ray;
 pub use shape::{Shape, Volume};
