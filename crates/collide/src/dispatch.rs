@@ -2,10 +2,10 @@
 //! that lacks a pair test fails to compile. A reversed pair calls the canonical one and flips it.
 
 use crate::contact::Contact;
-use crate::pair::box_box::{obb_obb_contact, obb_obb_intersects};
-use crate::pair::sphere_box::{sphere_obb_contact, sphere_obb_intersects};
-use crate::pair::sphere_sphere::sphere_sphere_contact;
-use geom::{Isometry3, Shape, Volume};
+use crate::pair::box_box::{obb_obb_contact_within, obb_obb_intersects};
+use crate::pair::sphere_box::{sphere_obb_contact_within, sphere_obb_intersects};
+use crate::pair::sphere_sphere::sphere_sphere_contact_within;
+use geom::{Isometry3, Real, Shape, Volume};
 
 /// The contact of `shape_a` placed at `pose_a` and `shape_b` at `pose_b`, or `None` when apart.
 /// The normal points from a toward b.
@@ -28,13 +28,32 @@ pub fn intersects(
     volume_intersects(&shape_a.world(pose_a), &shape_b.world(pose_b))
 }
 
+/// [`contact`] with a speculative `margin >= 0` (metres): shapes up to `margin` apart get a
+/// contact too, its depth minus the gap (see [`crate::obb_obb_contact_within`]).
+pub fn contact_within(
+    shape_a: &Shape,
+    pose_a: &Isometry3,
+    shape_b: &Shape,
+    pose_b: &Isometry3,
+    margin: Real,
+) -> Option<Contact> {
+    volume_contact_within(&shape_a.world(pose_a), &shape_b.world(pose_b), margin)
+}
+
 /// The contact of two world-space volumes; the normal points from a toward b.
 pub fn volume_contact(a: &Volume, b: &Volume) -> Option<Contact> {
+    volume_contact_within(a, b, 0.0)
+}
+
+/// [`volume_contact`] with a speculative `margin >= 0` (metres).
+pub fn volume_contact_within(a: &Volume, b: &Volume, margin: Real) -> Option<Contact> {
     match (a, b) {
-        (Volume::Obb(a), Volume::Obb(b)) => obb_obb_contact(a, b),
-        (Volume::Sphere(a), Volume::Sphere(b)) => sphere_sphere_contact(a, b),
-        (Volume::Sphere(a), Volume::Obb(b)) => sphere_obb_contact(a, b),
-        (Volume::Obb(a), Volume::Sphere(b)) => sphere_obb_contact(b, a).map(Contact::flipped),
+        (Volume::Obb(a), Volume::Obb(b)) => obb_obb_contact_within(a, b, margin),
+        (Volume::Sphere(a), Volume::Sphere(b)) => sphere_sphere_contact_within(a, b, margin),
+        (Volume::Sphere(a), Volume::Obb(b)) => sphere_obb_contact_within(a, b, margin),
+        (Volume::Obb(a), Volume::Sphere(b)) => {
+            sphere_obb_contact_within(b, a, margin).map(Contact::flipped)
+        }
     }
 }
 

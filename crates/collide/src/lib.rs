@@ -5,6 +5,10 @@
 //! `depth >= 0`, and moving the second shape by `normal * depth` leaves the two just touching
 //! (the minimum translation, MTD). Touching counts as intersecting.
 //!
+//! Speculative contacts: every contact function has a `_within(.., margin)` form that also
+//! reports shapes up to `margin` apart, with a negative depth (minus the gap), so that a solver
+//! sees a contact one step before it closes.
+//!
 //! - Pair tests, one module per pair in [`pair`]: box-box (the 15-axis SAT and a clipped contact
 //!   manifold), sphere-box, sphere-sphere, AABB-AABB.
 //! - [`contact`] and [`intersects`]: the dispatch over posed [`geom::Shape`]s.
@@ -23,11 +27,17 @@ mod ray;
 pub mod staged;
 
 pub use contact::{Contact, ContactPoint, FeatureId};
-pub use dispatch::{contact, intersects, volume_contact, volume_intersects};
+pub use dispatch::{
+    contact, contact_within, intersects, volume_contact, volume_contact_within, volume_intersects,
+};
 pub use pair::aabb_aabb::aabb_aabb_contact;
-pub use pair::box_box::{SatAxis, SatResult, obb_obb_contact, obb_obb_intersects, obb_obb_sat};
-pub use pair::sphere_box::{sphere_aabb_contact, sphere_obb_contact, sphere_obb_intersects};
-pub use pair::sphere_sphere::sphere_sphere_contact;
+pub use pair::box_box::{
+    SatAxis, SatResult, obb_obb_contact, obb_obb_contact_within, obb_obb_intersects, obb_obb_sat,
+};
+pub use pair::sphere_box::{
+    sphere_aabb_contact, sphere_obb_contact, sphere_obb_contact_within, sphere_obb_intersects,
+};
+pub use pair::sphere_sphere::{sphere_sphere_contact, sphere_sphere_contact_within};
 pub use ray::{RayHit, ray_aabb, ray_obb, ray_sphere};
 
 pub use geom;

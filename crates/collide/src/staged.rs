@@ -2,8 +2,8 @@
 //! cheaper than the next and rejecting what it can. The counts show what each stage saves.
 
 use crate::contact::Contact;
-use crate::dispatch::volume_contact;
-use geom::{Aabb, Isometry3, Shape, Sphere, Volume};
+use crate::dispatch::volume_contact_within;
+use geom::{Aabb, Isometry3, Real, Shape, Sphere, Volume};
 
 /// A shape placed in the world, with the bounding volumes the filter's first stages test.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -59,16 +59,29 @@ impl StagedFilter {
 
     /// The contact of `a` and `b` (normal from a toward b), trying the cheap stages first.
     pub fn contact(&mut self, a: &Posed, b: &Posed) -> Option<Contact> {
+        self.contact_within(a, b, 0.0)
+    }
+
+    /// [`StagedFilter::contact`] with a speculative `margin >= 0` (metres): every stage counts
+    /// shapes up to `margin` apart as meeting, and the exact test reports them with a negative
+    /// depth (see [`crate::volume_contact_within`]).
+    pub fn contact_within(&mut self, a: &Posed, b: &Posed, margin: Real) -> Option<Contact> {
         self.counts.pairs += 1;
-        if !a.sphere.intersects(&b.sphere) {
+        let reach = a.sphere.radius + b.sphere.radius + margin;
+        if (a.sphere.center - b.sphere.center).norm_squared() > reach * reach {
             self.counts.rejected_by_sphere += 1;
             return None;
         }
-        if !a.aabb.intersects(&b.aabb) {
+        let aabbs_meet = if margin > 0.0 {
+            a.aabb.loosened(margin).intersects(&b.aabb)
+        } else {
+            a.aabb.intersects(&b.aabb)
+        };
+        if !aabbs_meet {
             self.counts.rejected_by_aabb += 1;
             return None;
         }
-        let contact = volume_contact(&a.volume, &b.volume);
+        let contact = volume_contact_within(&a.volume, &b.volume, margin);
         match contact {
             Some(_) => self.counts.touching += 1,
             None => self.counts.rejected_by_exact += 1,

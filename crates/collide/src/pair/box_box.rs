@@ -196,12 +196,13 @@ impl<'a> Pair<'a> {
 
     /// The gap along each of the 15 axes; the chosen axis is the one with the largest, where a
     /// later axis (B's faces after A's, edges after faces) must beat the best by a margin.
-    /// With `early_out`, returns at the first axis with a positive gap.
-    fn query(&self, early_out: bool) -> SatResult {
+    /// With `early_out = Some(margin)`, returns at the first axis whose gap exceeds `margin`.
+    fn query(&self, early_out: Option<Real>) -> SatResult {
         let (ha, hb, r, t) = (&self.a.half_extents, &self.b.half_extents, &self.r, &self.t);
         let abs_r = r.abs();
         let margin_abs = BIAS_ABSOLUTE * (ha.max() + hb.max());
         let sign = |x: Real| if x < 0.0 { -1.0 } else { 1.0 };
+        let (early_out, margin) = (early_out.is_some(), early_out.unwrap_or(0.0));
 
         // L = A_i: A's faces. No bias among them.
         let mut best = SatResult {
@@ -219,7 +220,7 @@ impl<'a> Pair<'a> {
                     separation,
                 };
             }
-            if early_out && separation > 0.0 {
+            if early_out && separation > margin {
                 return best;
             }
         }
@@ -231,7 +232,7 @@ impl<'a> Pair<'a> {
             let ra = ha.dot(&abs_r.column(j));
             let dist = t.dot(&r.column(j));
             let separation = dist.abs() - (ra + hb[j]);
-            if early_out && separation > 0.0 {
+            if early_out && separation > margin {
                 return SatResult {
                     axis: SatAxis::FaceB(j as u8),
                     normal: self.mb.column(j) * sign(dist),
@@ -266,7 +267,7 @@ impl<'a> Pair<'a> {
                     let l = self.ma.column(i).cross(&self.mb.column(j));
                     l / l.norm() * sign(dist)
                 };
-                if early_out && separation > 0.0 {
+                if early_out && separation > margin {
                     return SatResult {
                         axis,
                         normal: normal(),
@@ -290,7 +291,7 @@ impl<'a> Pair<'a> {
 /// (the one with the largest gap), or which gives the minimum translation. For tools and
 /// debugging views; [`obb_obb_intersects`] and [`obb_obb_contact`] are faster.
 pub fn obb_obb_sat(a: &Obb, b: &Obb) -> SatResult {
-    Pair::new(a, b).query(false)
+    Pair::new(a, b).query(None)
 }
 
 /// The contact of two boxes, or `None` when they are apart (touching gives a contact of depth 0).
@@ -307,15 +308,43 @@ pub fn obb_obb_sat(a: &Obb, b: &Obb) -> SatResult {
 ///    to 4: the deepest, the farthest from it, then the two that add the most area.
 /// 3. Edge axis: one point, midway between the closest points of the two supporting edges.
 pub fn obb_obb_contact(a: &Obb, b: &Obb) -> Option<Contact> {
+    obb_obb_contact_within(a, b, 0.0)
+}
+
+/// [`obb_obb_contact`] with a speculative `margin >= 0` (metres): boxes up to `margin` apart get
+/// a contact too, with a negative depth (minus the gap along the normal), and the manifold keeps
+/// the clipped points up to `margin` above the reference face, each with its own (possibly
+/// negative) depth. A solver that sees these points one step before they close can stop the
+/// bodies exactly at the surface. `margin = 0` is [`obb_obb_contact`].
+pub fn obb_obb_contact_within(a: &Obb, b: &Obb, margin: Real) -> Option<Contact> {
+    debug_assert!(margin >= 0.0, "margin {margin}");
     let pair = Pair::new(a, b);
-    let sat = pair.query(true);
-    if sat.separation > 0.0 {
+    let sat = pair.query(Some(margin));
+    if sat.separation > margin {
         return None;
     }
     let depth = -sat.separation;
     let points = match sat.axis {
-        SatAxis::FaceA(i) => face_points(a, &pair.ma, i as usize, &sat.normal, b, &pair.mb, false),
-        SatAxis::FaceB(j) => face_points(b, &pair.mb, j as usize, &-sat.normal, a, &pair.ma, true),
+        SatAxis::FaceA(i) => face_points(
+            a,
+            &pair.ma,
+            i as usize,
+            &sat.normal,
+            b,
+            &pair.mb,
+            false,
+            margin,
+        ),
+        SatAxis::FaceB(j) => face_points(
+            b,
+            &pair.mb,
+            j as usize,
+            &-sat.normal,
+            a,
+            &pair.ma,
+            true,
+            margin,
+        ),
         SatAxis::Edge(i, j) => edge_point(&pair, i as usize, j as usize, &sat.normal, depth),
     };
     Some(Contact {
@@ -356,7 +385,9 @@ fn face_feature_id(
 }
 
 /// Contact points of a face contact: `reference` owns the face whose outward normal is
-/// `reference_normal` (the SAT axis, oriented from `reference` toward `incident`).
+/// `reference_normal` (the SAT axis, oriented from `reference` toward `incident`). Points up to
+/// `margin` above the reference face are kept.
+#[allow(clippy::too_many_arguments)]
 fn face_points(
     reference: &Obb,
     reference_axes: &Matrix3,
@@ -365,6 +396,7 @@ fn face_points(
     incident: &Obb,
     incident_axes: &Matrix3,
     reference_is_b: bool,
+    margin: Real,
 ) -> ArrayVec<ContactPoint, 4> {
     let (k1, k2) = ((k + 1) % 3, (k + 2) % 3);
     let n = *reference_normal;
@@ -419,7 +451,7 @@ fn face_points(
     let tolerance = 1e-6 * scale;
     let mut kept: ArrayVec<ClipVertex, 8> = polygon
         .iter()
-        .filter(|c| c.local.z <= tolerance)
+        .filter(|c| c.local.z <= margin + tolerance)
         .copied()
         .collect();
     if kept.is_empty() {
@@ -451,7 +483,7 @@ fn face_points(
     kept.iter()
         .map(|c| ContactPoint {
             position: face_center + u * c.local.x + v * c.local.y + n * (0.5 * c.local.z),
-            depth: (-c.local.z).max(0.0),
+            depth: (-c.local.z).max(-margin),
             id: face_feature_id(reference_is_b, reference_face, incident_face, c),
         })
         .collect()

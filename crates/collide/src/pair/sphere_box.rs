@@ -2,7 +2,7 @@
 //! Detection, 5.1.4 and 5.2.5). World space; the normal points from the sphere toward the box.
 
 use crate::contact::{Contact, FeatureId};
-use geom::{Aabb, Obb, Sphere, Vector3};
+use geom::{Aabb, Obb, Real, Sphere, Vector3};
 
 /// The contact of a sphere and a box, or `None` when apart (touching gives depth 0).
 ///
@@ -10,13 +10,20 @@ use geom::{Aabb, Obb, Sphere, Vector3};
 /// box. With the centre inside, the sphere leaves through the nearest face: the normal is that
 /// face's inward normal and the depth the radius plus the centre's distance to the face.
 pub fn sphere_obb_contact(sphere: &Sphere, obb: &Obb) -> Option<Contact> {
+    sphere_obb_contact_within(sphere, obb, 0.0)
+}
+
+/// [`sphere_obb_contact`] with a speculative `margin >= 0`: a sphere up to `margin` from the
+/// box gets a contact whose depth is minus the gap.
+pub fn sphere_obb_contact_within(sphere: &Sphere, obb: &Obb, margin: Real) -> Option<Contact> {
     let local = obb.to_local(&sphere.center).coords;
     let h = obb.half_extents;
     let clamped = local.sup(&-h).inf(&h);
     let d = clamped - local;
     let dist_sq = d.norm_squared();
     let r = sphere.radius;
-    if dist_sq > r * r {
+    let reach = r + margin;
+    if dist_sq > reach * reach {
         return None;
     }
     if dist_sq > 0.0 {

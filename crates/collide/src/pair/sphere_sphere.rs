@@ -6,10 +6,17 @@ use geom::{Real, Sphere, Vector3};
 /// The contact of two spheres, or `None` when apart (touching gives depth 0). Concentric spheres
 /// have no preferred direction: the normal is then +x.
 pub fn sphere_sphere_contact(a: &Sphere, b: &Sphere) -> Option<Contact> {
+    sphere_sphere_contact_within(a, b, 0.0)
+}
+
+/// [`sphere_sphere_contact`] with a speculative `margin >= 0`: spheres up to `margin` apart get
+/// a contact whose depth is minus the gap.
+pub fn sphere_sphere_contact_within(a: &Sphere, b: &Sphere, margin: Real) -> Option<Contact> {
     let d = b.center - a.center;
     let dist_sq = d.norm_squared();
     let radii = a.radius + b.radius;
-    if dist_sq > radii * radii {
+    let reach = radii + margin;
+    if dist_sq > reach * reach {
         return None;
     }
     let dist = dist_sq.sqrt();

@@ -1,0 +1,130 @@
+//! Speculative contacts: shapes within a margin get contact points with negative depth (the
+//! gap), overlapping shapes get the same minimum translation as without a margin, and the
+//! feature ids of a resting face contact stay the same as the boxes shift a little.
+
+mod common;
+
+use collide::{
+    obb_obb_contact, obb_obb_contact_within, sphere_obb_contact_within,
+    sphere_sphere_contact_within,
+};
+use common::Rng;
+use geom::{Obb, Point3, Real, Sphere, UnitQuaternion, Vector3};
+
+fn cube(center: Point3, half: Real) -> Obb {
+    Obb::new(center, UnitQuaternion::identity(), Vector3::repeat(half))
+}
+
+#[test]
+fn a_gap_within_the_margin_gives_four_points_with_the_gap_as_depth() {
+    let floor = Obb::new(
+        Point3::new(0.0, -1.0, 0.0),
+        UnitQuaternion::identity(),
+        Vector3::new(10.0, 1.0, 10.0),
+    );
+    let gap = 0.01;
+    let block = cube(Point3::new(0.3, 0.5 + gap, -0.2), 0.5);
+    assert!(obb_obb_contact(&floor, &block).is_none());
+    assert!(obb_obb_contact_within(&floor, &block, 0.005).is_none());
+    let c = obb_obb_contact_within(&floor, &block, 0.02).expect("within the margin");
+    assert_eq!(c.normal, Vector3::y());
+    assert!((c.depth + gap).abs() < 1e-5, "depth {}", c.depth);
+    assert_eq!(c.points.len(), 4);
+    for p in &c.points {
+        assert!((p.depth + gap).abs() < 1e-5, "point depth {}", p.depth);
+        // Midway between the surfaces.
+        assert!((p.position.y - 0.5 * gap).abs() < 1e-5);
+    }
+    // A tilted block: only the corners within the margin are kept, each with its own gap.
+    let tilt = UnitQuaternion::from_axis_angle(&Vector3::z_axis(), 0.02);
+    let mut tilted = block;
+    tilted.rotation = tilt;
+    tilted.center.y = 0.5 * (0.02f32).cos() + 0.5 * (0.02f32).sin() + 0.001;
+    let c = obb_obb_contact_within(&floor, &tilted, 0.01).expect("lowest edge within");
+    assert_eq!(c.points.len(), 2, "{:?}", c.points);
+    let all = obb_obb_contact_within(&floor, &tilted, 0.05).unwrap();
+    assert_eq!(all.points.len(), 4);
+    assert!(all.points.iter().all(|p| p.depth < 0.0 && p.depth >= -0.05));
+}
+
+#[test]
+fn spheres_within_the_margin() {
+    let a = Sphere::new(Point3::origin(), 1.0);
+    let b = Sphere::new(Point3::new(2.01, 0.0, 0.0), 1.0);
+    assert!(sphere_sphere_contact_within(&a, &b, 0.005).is_none());
+    let c = sphere_sphere_contact_within(&a, &b, 0.02).unwrap();
+    assert!((c.depth + 0.01).abs() < 1e-6);
+    assert!((c.points[0].position.x - 1.005).abs() < 1e-6);
+    let block = cube(Point3::new(0.0, -1.5 - 0.01, 0.0), 0.5);
+    let c = sphere_obb_contact_within(&a, &block, 0.02).unwrap();
+    assert_eq!(c.normal, -Vector3::y());
+    assert!((c.depth + 0.01).abs() < 1e-5);
+    assert!(sphere_obb_contact_within(&a, &block, 0.005).is_none());
+}
+
+#[test]
+fn overlapping_boxes_get_the_same_translation_with_a_margin() {
+    let mut rng = Rng(0x5eed_0010);
+    let mut overlapping = 0;
+    for _ in 0..5_000 {
+        let a = Obb::new(
+            rng.point(1.0),
+            rng.rotation(),
+            Vector3::new(
+                rng.range(0.1, 1.0),
+                rng.range(0.1, 1.0),
+                rng.range(0.1, 1.0),
+            ),
+        );
+        let b = Obb::new(
+            rng.point(1.0),
+            rng.rotation(),
+            Vector3::new(
+                rng.range(0.1, 1.0),
+                rng.range(0.1, 1.0),
+                rng.range(0.1, 1.0),
+            ),
+        );
+        let margin = rng.range(0.0, 0.1);
+        match (
+            obb_obb_contact(&a, &b),
+            obb_obb_contact_within(&a, &b, margin),
+        ) {
+            (Some(exact), Some(within)) => {
+                overlapping += 1;
+                assert_eq!(exact.normal, within.normal);
+                assert_eq!(exact.depth, within.depth);
+                assert!(within.points.iter().all(|p| p.depth >= -margin));
+            }
+            (Some(_), None) => panic!("a margin lost an overlapping pair: {a:?} {b:?}"),
+            (None, Some(within)) => {
+                assert!(within.depth < 0.0 && within.depth >= -margin);
+                assert!(within.points.iter().all(|p| p.depth >= -margin));
+            }
+            (None, None) => {}
+        }
+    }
+    assert!(overlapping > 1_000, "{overlapping}");
+}
+
+#[test]
+fn resting_face_contacts_keep_their_feature_ids() {
+    let floor = Obb::new(
+        Point3::new(0.0, -1.0, 0.0),
+        UnitQuaternion::identity(),
+        Vector3::new(10.0, 1.0, 10.0),
+    );
+    let ids = |center: Point3, angle: Real| {
+        let mut block = cube(center, 0.5);
+        block.rotation = UnitQuaternion::from_axis_angle(&Vector3::y_axis(), angle);
+        let c = obb_obb_contact_within(&floor, &block, 0.02).unwrap();
+        let mut ids: Vec<u32> = c.points.iter().map(|p| p.id.0).collect();
+        ids.sort_unstable();
+        ids
+    };
+    let reference = ids(Point3::new(0.0, 0.499, 0.0), 0.3);
+    assert_eq!(reference.len(), 4);
+    for (dx, dy, angle) in [(0.01, 0.5, 0.31), (-0.2, 0.505, 0.29), (1.0, 0.4999, 0.3)] {
+        assert_eq!(ids(Point3::new(dx, dy, 0.0), angle), reference);
+    }
+}
