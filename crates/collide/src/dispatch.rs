@@ -2,7 +2,7 @@
 //! that lacks a pair test fails to compile. A reversed pair calls the canonical one and flips it.
 
 use crate::contact::Contact;
-use crate::pair::box_box::{obb_obb_contact_within, obb_obb_intersects};
+use crate::pair::box_box::{obb_obb_contact, obb_obb_contact_within, obb_obb_intersects};
 use crate::pair::sphere_box::{sphere_obb_contact_within, sphere_obb_intersects};
 use crate::pair::sphere_sphere::sphere_sphere_contact_within;
 use geom::{Isometry3, Real, Shape, Volume};
@@ -42,10 +42,18 @@ pub fn contact_within(
 
 /// The contact of two world-space volumes; the normal points from a toward b.
 pub fn volume_contact(a: &Volume, b: &Volume) -> Option<Contact> {
-    volume_contact_within(a, b, 0.0)
+    match (a, b) {
+        (Volume::Obb(a), Volume::Obb(b)) => obb_obb_contact(a, b),
+        (Volume::Sphere(a), Volume::Sphere(b)) => sphere_sphere_contact_within(a, b, 0.0),
+        (Volume::Sphere(a), Volume::Obb(b)) => sphere_obb_contact_within(a, b, 0.0),
+        (Volume::Obb(a), Volume::Sphere(b)) => {
+            sphere_obb_contact_within(b, a, 0.0).map(Contact::flipped)
+        }
+    }
 }
 
-/// [`volume_contact`] with a speculative `margin >= 0` (metres).
+/// [`volume_contact`] with a speculative `margin >= 0` (metres), and box-box manifolds that
+/// prefer faces (see [`crate::obb_obb_contact_within`]): what a solver wants.
 pub fn volume_contact_within(a: &Volume, b: &Volume, margin: Real) -> Option<Contact> {
     match (a, b) {
         (Volume::Obb(a), Volume::Obb(b)) => obb_obb_contact_within(a, b, margin),

@@ -2,7 +2,7 @@
 //! cheaper than the next and rejecting what it can. The counts show what each stage saves.
 
 use crate::contact::Contact;
-use crate::dispatch::volume_contact_within;
+use crate::dispatch::{volume_contact, volume_contact_within};
 use geom::{Aabb, Isometry3, Real, Shape, Sphere, Volume};
 
 /// A shape placed in the world, with the bounding volumes the filter's first stages test.
@@ -59,13 +59,24 @@ impl StagedFilter {
 
     /// The contact of `a` and `b` (normal from a toward b), trying the cheap stages first.
     pub fn contact(&mut self, a: &Posed, b: &Posed) -> Option<Contact> {
-        self.contact_within(a, b, 0.0)
+        self.staged(a, b, 0.0, volume_contact)
     }
 
-    /// [`StagedFilter::contact`] with a speculative `margin >= 0` (metres): every stage counts
-    /// shapes up to `margin` apart as meeting, and the exact test reports them with a negative
-    /// depth (see [`crate::volume_contact_within`]).
+    /// [`StagedFilter::contact`] with a speculative `margin >= 0` (metres), for a solver: every
+    /// stage counts shapes up to `margin` apart as meeting, and the exact test is
+    /// [`crate::volume_contact_within`] (gaps as negative depths, box manifolds that prefer
+    /// faces).
     pub fn contact_within(&mut self, a: &Posed, b: &Posed, margin: Real) -> Option<Contact> {
+        self.staged(a, b, margin, |a, b| volume_contact_within(a, b, margin))
+    }
+
+    fn staged(
+        &mut self,
+        a: &Posed,
+        b: &Posed,
+        margin: Real,
+        exact: impl Fn(&Volume, &Volume) -> Option<Contact>,
+    ) -> Option<Contact> {
         self.counts.pairs += 1;
         let reach = a.sphere.radius + b.sphere.radius + margin;
         if (a.sphere.center - b.sphere.center).norm_squared() > reach * reach {
@@ -81,7 +92,7 @@ impl StagedFilter {
             self.counts.rejected_by_aabb += 1;
             return None;
         }
-        let contact = volume_contact_within(&a.volume, &b.volume, margin);
+        let contact = exact(&a.volume, &b.volume);
         match contact {
             Some(_) => self.counts.touching += 1,
             None => self.counts.rejected_by_exact += 1,

@@ -167,6 +167,27 @@ pub fn obb_obb_intersects(a: &Obb, b: &Obb) -> bool {
     )
 }
 
+/// What the SAT found, axis kind by kind.
+struct SatKinds {
+    /// The axis [`obb_obb_sat`] reports: the separating one, or the least penetration with the
+    /// bias toward faces.
+    best: SatResult,
+    /// The best of A's faces and of B's faces; `None` when an axis separated early.
+    faces: Option<(SatResult, SatResult)>,
+    /// The best edge axis, if any was not degenerate.
+    edge: Option<SatResult>,
+}
+
+impl SatKinds {
+    fn separated(axis: SatResult) -> Self {
+        Self {
+            best: axis,
+            faces: None,
+            edge: None,
+        }
+    }
+}
+
 /// The two boxes seen from A's frame, shared by the SAT and the manifold.
 struct Pair<'a> {
     a: &'a Obb,
@@ -198,6 +219,12 @@ impl<'a> Pair<'a> {
     /// later axis (B's faces after A's, edges after faces) must beat the best by a margin.
     /// With `early_out = Some(margin)`, returns at the first axis whose gap exceeds `margin`.
     fn query(&self, early_out: Option<Real>) -> SatResult {
+        self.query_kinds(early_out).best
+    }
+
+    /// [`Pair::query`], also keeping the best axis of each kind (A's faces, B's faces, edges),
+    /// for the solver's manifold, which prefers faces.
+    fn query_kinds(&self, early_out: Option<Real>) -> SatKinds {
         let (ha, hb, r, t) = (&self.a.half_extents, &self.b.half_extents, &self.r, &self.t);
         let abs_r = r.abs();
         let margin_abs = BIAS_ABSOLUTE * (ha.max() + hb.max());
@@ -221,9 +248,15 @@ impl<'a> Pair<'a> {
                 };
             }
             if early_out && separation > margin {
-                return best;
+                return SatKinds::separated(best);
             }
         }
+        let face_a = best;
+        let mut face_b: Option<SatResult> = None;
+        let mut edge: Option<SatResult> = None;
+        let better = |candidate: &SatResult, kept: &Option<SatResult>| {
+            kept.is_none_or(|k| candidate.separation > k.separation)
+        };
         let beats = |challenger: Real, best: Real| {
             challenger > best + BIAS_RELATIVE * best.abs() + margin_abs
         };
@@ -232,19 +265,19 @@ impl<'a> Pair<'a> {
             let ra = ha.dot(&abs_r.column(j));
             let dist = t.dot(&r.column(j));
             let separation = dist.abs() - (ra + hb[j]);
+            let candidate = SatResult {
+                axis: SatAxis::FaceB(j as u8),
+                normal: self.mb.column(j) * sign(dist),
+                separation,
+            };
             if early_out && separation > margin {
-                return SatResult {
-                    axis: SatAxis::FaceB(j as u8),
-                    normal: self.mb.column(j) * sign(dist),
-                    separation,
-                };
+                return SatKinds::separated(candidate);
             }
             if beats(separation, best.separation) {
-                best = SatResult {
-                    axis: SatAxis::FaceB(j as u8),
-                    normal: self.mb.column(j) * sign(dist),
-                    separation,
-                };
+                best = candidate;
+            }
+            if better(&candidate, &face_b) {
+                face_b = Some(candidate);
             }
         }
         // L = A_i x B_j: in A's frame L = e_i x R_j, so L[i1] = -R[i2][j], L[i2] = R[i1][j] with
@@ -268,22 +301,34 @@ impl<'a> Pair<'a> {
                     l / l.norm() * sign(dist)
                 };
                 if early_out && separation > margin {
-                    return SatResult {
+                    return SatKinds::separated(SatResult {
                         axis,
                         normal: normal(),
                         separation,
-                    };
+                    });
                 }
-                if beats(separation, best.separation) {
-                    best = SatResult {
+                let wins = beats(separation, best.separation);
+                let best_edge = edge.is_none_or(|e| separation > e.separation);
+                if wins || best_edge {
+                    let candidate = SatResult {
                         axis,
                         normal: normal(),
                         separation,
                     };
+                    if wins {
+                        best = candidate;
+                    }
+                    if best_edge {
+                        edge = Some(candidate);
+                    }
                 }
             }
         }
-        best
+        SatKinds {
+            best,
+            faces: Some((face_a, face_b.unwrap_or(face_a))),
+            edge,
+        }
     }
 }
 
@@ -308,19 +353,9 @@ pub fn obb_obb_sat(a: &Obb, b: &Obb) -> SatResult {
 ///    to 4: the deepest, the farthest from it, then the two that add the most area.
 /// 3. Edge axis: one point, midway between the closest points of the two supporting edges.
 pub fn obb_obb_contact(a: &Obb, b: &Obb) -> Option<Contact> {
-    obb_obb_contact_within(a, b, 0.0)
-}
-
-/// [`obb_obb_contact`] with a speculative `margin >= 0` (metres): boxes up to `margin` apart get
-/// a contact too, with a negative depth (minus the gap along the normal), and the manifold keeps
-/// the clipped points up to `margin` above the reference face, each with its own (possibly
-/// negative) depth. A solver that sees these points one step before they close can stop the
-/// bodies exactly at the surface. `margin = 0` is [`obb_obb_contact`].
-pub fn obb_obb_contact_within(a: &Obb, b: &Obb, margin: Real) -> Option<Contact> {
-    debug_assert!(margin >= 0.0, "margin {margin}");
     let pair = Pair::new(a, b);
-    let sat = pair.query(Some(margin));
-    if sat.separation > margin {
+    let sat = pair.query(Some(0.0));
+    if sat.separation > 0.0 {
         return None;
     }
     let depth = -sat.separation;
@@ -333,7 +368,7 @@ pub fn obb_obb_contact_within(a: &Obb, b: &Obb, margin: Real) -> Option<Contact>
             b,
             &pair.mb,
             false,
-            margin,
+            0.0,
         ),
         SatAxis::FaceB(j) => face_points(
             b,
@@ -343,7 +378,7 @@ pub fn obb_obb_contact_within(a: &Obb, b: &Obb, margin: Real) -> Option<Contact>
             a,
             &pair.ma,
             true,
-            margin,
+            0.0,
         ),
         SatAxis::Edge(i, j) => edge_point(&pair, i as usize, j as usize, &sat.normal, depth),
     };
@@ -353,6 +388,91 @@ pub fn obb_obb_contact_within(a: &Obb, b: &Obb, margin: Real) -> Option<Contact>
         points,
     })
 }
+
+/// The contact manifold a solver wants, with a speculative `margin >= 0` (metres): boxes up to
+/// `margin` apart get a contact too, with a negative depth (minus the gap along the normal),
+/// and the manifold keeps the clipped points up to `margin` above the reference face, each with
+/// its own (possibly negative) depth, so that a solver sees a contact one step before it closes.
+///
+/// Unlike [`obb_obb_contact`], which reports the exact minimum translation, this one prefers
+/// faces, as Box3D does (`convex_manifold.c`): a box resting on another, slightly tilted, has an
+/// edge axis (`A0 x B2` of two flat boxes is vertical too) whose penetration can be a hair less
+/// than the faces', and a single edge point there lets the upper box sink and tip. So:
+/// 1. the face contact of A's best face, or of B's when it is better by a quarter percent of
+///    the boxes' size;
+/// 2. an edge contact only when the clipped face contact is empty or the edge axis is clearly
+///    better: `s_edge > 0.9 s_face + 0.0025 size`, with `s_face` the clipped points' deepest
+///    separation.
+///
+/// A face contact's `depth` is its deepest point's.
+pub fn obb_obb_contact_within(a: &Obb, b: &Obb, margin: Real) -> Option<Contact> {
+    debug_assert!(margin >= 0.0, "margin {margin}");
+    let pair = Pair::new(a, b);
+    let kinds = pair.query_kinds(Some(margin));
+    let (face_a, face_b) = kinds.faces?;
+    if kinds.best.separation > margin {
+        return None;
+    }
+    let size = a.half_extents.max() + b.half_extents.max();
+    let tolerance = FACE_TOLERANCE * size;
+    let face = if face_b.separation > face_a.separation + tolerance {
+        face_b
+    } else {
+        face_a
+    };
+    let points = match face.axis {
+        SatAxis::FaceA(i) => face_points(
+            a,
+            &pair.ma,
+            i as usize,
+            &face.normal,
+            b,
+            &pair.mb,
+            false,
+            margin,
+        ),
+        SatAxis::FaceB(j) => face_points(
+            b,
+            &pair.mb,
+            j as usize,
+            &-face.normal,
+            a,
+            &pair.ma,
+            true,
+            margin,
+        ),
+        SatAxis::Edge(..) => ArrayVec::new(),
+    };
+    // The face contact's separation: its deepest clipped point.
+    let clipped = points
+        .iter()
+        .map(|p| -p.depth)
+        .fold(Real::INFINITY, Real::min);
+    if let Some(edge) = kinds.edge
+        && (points.is_empty() || edge.separation > 0.9 * clipped + tolerance)
+        && edge.separation <= margin
+        && let SatAxis::Edge(i, j) = edge.axis
+    {
+        let depth = -edge.separation;
+        return Some(Contact {
+            normal: edge.normal,
+            depth,
+            points: edge_point(&pair, i as usize, j as usize, &edge.normal, depth),
+        });
+    }
+    if points.is_empty() {
+        return None;
+    }
+    Some(Contact {
+        normal: face.normal,
+        depth: -clipped,
+        points,
+    })
+}
+
+/// How much a face must beat another to be preferred, and an edge the faces, as a fraction of
+/// the boxes' size (Box3D uses half its linear slop, 2.5 mm, for metre-sized boxes).
+const FACE_TOLERANCE: Real = 0.0025;
 
 /// A vertex of the clipped incident face, in the reference face's frame (`x`, `y` along its
 /// sides, `z` the height above it), with the labels of its two polygon edges: incident edges
