@@ -9,22 +9,27 @@
 //! ```
 //! use minirigid::prelude::*;
 //!
-//! // Seed 003's scene: two static walls and a cube bouncing between them.
-//! let config = WorldConfig { gravity: Vector3::zeros(), ..WorldConfig::default() };
-//! let mut world = World::new(config);
-//! let half = Vector3::repeat(1.0);
-//! for x in [-13.0, 13.0] {
-//!     world.insert(BodyDesc::fixed().cuboid(half).position(Vector3::new(x, 0.0, 0.0)))?;
+//! // A floor (its top face at y = 0) and three boxes dropped onto it from 0.5, 1.5 and 2.5 m.
+//! let mut world = World::new(WorldConfig::default()); // 1/60 s steps, the contact solver
+//! world.insert(BodyDesc::fixed().cuboid(Vector3::new(10.0, 1.0, 10.0)).position(Vector3::new(0.0, -1.0, 0.0)))?;
+//! let mut boxes = Vec::new();
+//! for (i, x) in [-1.5, 0.0, 1.5].into_iter().enumerate() {
+//!     let desc = BodyDesc::dynamic().cuboid(Vector3::repeat(0.5)).position(Vector3::new(x, 1.0 + i as Real, 0.0));
+//!     boxes.push(world.insert(desc)?);
 //! }
-//! let cube = world.insert(BodyDesc::dynamic().cuboid(half).linvel(Vector3::new(5.0, 0.0, 0.0)))?;
-//! for _ in 0..300 {
-//!     world.step(); // 20 ms each
+//! for _ in 0..180 {
+//!     world.step(); // 3 s
 //! }
-//! // It met the right wall after 110 steps (11 m at 0.1 m a step) and is on its way back.
-//! assert!(world.body(cube).unwrap().linvel().x < 0.0);
+//! for handle in &boxes {
+//!     let body = world.body(*handle).unwrap();
+//!     assert!((body.position().y - 0.5).abs() < 0.01); // resting on the floor
+//!     assert!(body.linvel().norm() < 0.01);
+//! }
 //!
-//! // Save and restore, bit for bit.
-//! let restored = World::from_bytes(&world.to_bytes()?)?;
+//! // Save and restore, bit for bit, mid-contact included.
+//! let mut restored = World::from_bytes(&world.to_bytes()?)?;
+//! world.step();
+//! restored.step();
 //! assert_eq!(restored.state_hash(), world.state_hash());
 //!
 //! // Bad input is refused by name, and the world is left as it was.
@@ -48,7 +53,8 @@ pub mod prelude {
         Vector2, Vector3, Volume,
     };
     pub use world::{
-        BodyDesc, BodyHandle, BodyKind, ColliderFit, ContactEvent, ContactPair, Response,
-        RigidBody, Snapshot, SnapshotError, Visual, VisualShape, World, WorldConfig, WorldError,
+        BodyDesc, BodyHandle, BodyKind, ColliderFit, ContactEvent, ContactPair, Material, Response,
+        RigidBody, Snapshot, SnapshotError, SolverConfig, Visual, VisualShape, World, WorldConfig,
+        WorldError,
     };
 }

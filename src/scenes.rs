@@ -46,6 +46,7 @@ pub fn seed_003_bouncing() -> (World, BodyHandle) {
 /// outruns another in one step (the speed limit documented on [`World`]).
 pub fn room(count: usize, seed: u64, max_speed: Real) -> World {
     let config = WorldConfig {
+        dt: 0.02,
         gravity: Vector3::zeros(),
         response: Response::Reflect,
         ..WorldConfig::default()
@@ -109,6 +110,143 @@ pub fn room(count: usize, seed: u64, max_speed: Real) -> World {
         world
             .insert(desc.position(position).linvel(velocity))
             .expect("a valid body");
+    }
+    world
+}
+
+/// A static ground slab whose top face is the plane `y = 0`: half extents
+/// `(half_size, 1, half_size)`, centred at `y = -1` (as in Box3D's benchmarks).
+pub fn ground(world: &mut World, half_size: Real) -> BodyHandle {
+    world
+        .insert(
+            BodyDesc::fixed()
+                .cuboid(Vector3::new(half_size, 1.0, half_size))
+                .position(Vector3::new(0.0, -1.0, 0.0))
+                .color([0.45, 0.45, 0.5]),
+        )
+        .expect("a valid ground")
+}
+
+/// Box3D's pyramid (`shared/benchmarks.c`) on a ground, with the default settings: cubes of
+/// half size `h = 0.5`, `base` in the bottom row and one fewer in each row above, exactly
+/// touching; row `i` at `y = (2i + 1) h`, its cube `j` (for `j` in `i..base`) at
+/// `x = (i + 1) h + 2 (j - i) h - base h`. Returns the world and the cubes, bottom row first.
+/// Base 20 is 210 cubes, base 100 (the large pyramid) 5,050.
+pub fn pyramid(base: usize) -> (World, Vec<BodyHandle>) {
+    let mut world = World::new(WorldConfig::default());
+    ground(&mut world, 400.0);
+    let cubes = pyramid_cubes(&mut world, base, 0.0);
+    (world, cubes)
+}
+
+/// The cubes of [`pyramid`] added to `world`, shifted by `z` along the z axis.
+pub fn pyramid_cubes(world: &mut World, base: usize, z: Real) -> Vec<BodyHandle> {
+    let h = 0.5;
+    let mut cubes = Vec::with_capacity(base * (base + 1) / 2);
+    for i in 0..base {
+        let y = (2 * i + 1) as Real * h;
+        for j in i..base {
+            let x = (i + 1) as Real * h + 2.0 * (j - i) as Real * h - h * base as Real;
+            let shade = 0.5 + 0.4 * (i as Real / base.max(1) as Real);
+            let cube = world
+                .insert(
+                    BodyDesc::dynamic()
+                        .cuboid(Vector3::repeat(h))
+                        .position(Vector3::new(x, y, z))
+                        .color([0.9, shade, 0.2]),
+                )
+                .expect("a valid cube");
+            cubes.push(cube);
+        }
+    }
+    cubes
+}
+
+/// `count` unit cubes (half size 0.5) stacked on a ground, exactly touching, bottom first.
+pub fn stack(count: usize) -> (World, Vec<BodyHandle>) {
+    let mut world = World::new(WorldConfig::default());
+    ground(&mut world, 50.0);
+    let cubes = (0..count)
+        .map(|i| {
+            world
+                .insert(
+                    BodyDesc::dynamic()
+                        .cuboid(Vector3::repeat(0.5))
+                        .position(Vector3::new(0.0, 0.5 + i as Real, 0.0))
+                        .color([0.3, 0.6, 0.9]),
+                )
+                .expect("a valid cube")
+        })
+        .collect();
+    (world, cubes)
+}
+
+/// An open-topped bin (a floor and four walls, inner half size `half_side`, walls `height`
+/// tall) holding `count` boxes and balls (half sizes 0.2 to 0.5 m, random rotations) on a grid
+/// above it, at rest, to be dropped in under gravity with the default settings. Seeded. With
+/// `lid`, a sixth wall closes it at the top of the walls.
+pub fn bin(count: usize, seed: u64, lid: bool) -> World {
+    let mut world = World::new(WorldConfig::default());
+    let per_row = ((count as f64).sqrt().ceil() as usize).clamp(1, 20);
+    let spacing = 1.2;
+    let half_side = 0.5 * spacing * per_row as Real + 0.5;
+    let layers = count.div_ceil(per_row * per_row);
+    let height = 2.0 + spacing * layers as Real;
+    let wall = |world: &mut World, half: Vector3, center: Vector3| {
+        world
+            .insert(
+                BodyDesc::fixed()
+                    .cuboid(half)
+                    .position(center)
+                    .color([0.4, 0.4, 0.45]),
+            )
+            .expect("a valid wall");
+    };
+    ground(&mut world, half_side + 1.0);
+    for (axis, side) in [(0, -1.0), (0, 1.0), (2, -1.0), (2, 1.0)] {
+        let mut half = Vector3::new(half_side + 1.0, 0.5 * height, half_side + 1.0);
+        half[axis] = 0.5;
+        let mut center = Vector3::new(0.0, 0.5 * height, 0.0);
+        center[axis] = side * (half_side + 0.5);
+        wall(&mut world, half, center);
+    }
+    if lid {
+        wall(
+            &mut world,
+            Vector3::new(half_side + 1.0, 0.5, half_side + 1.0),
+            Vector3::new(0.0, height + 0.5, 0.0),
+        );
+    }
+    let mut rng = SplitMix(seed);
+    let origin = -0.5 * spacing * (per_row as Real - 1.0);
+    for i in 0..count {
+        let (column, row, layer) = (
+            i % per_row,
+            (i / per_row) % per_row,
+            i / (per_row * per_row),
+        );
+        let position = Vector3::new(
+            origin + spacing * column as Real,
+            1.0 + spacing * layer as Real,
+            origin + spacing * row as Real,
+        );
+        let desc = if i % 3 == 2 {
+            BodyDesc::dynamic()
+                .ball(0.2 + 0.3 * rng.unit())
+                .color([0.2, 0.7, 0.3])
+        } else {
+            let half = Vector3::new(
+                0.2 + 0.3 * rng.unit(),
+                0.2 + 0.3 * rng.unit(),
+                0.2 + 0.3 * rng.unit(),
+            );
+            let turn = geom::uniform_rotation(rng.unit(), rng.unit(), rng.unit());
+            BodyDesc::dynamic()
+                .cuboid(half)
+                .rotation(turn)
+                .color([0.8, 0.4, 0.2])
+        };
+        world.insert(desc.position(position)).expect("a valid body");
     }
     world
 }

@@ -10,6 +10,16 @@ fn world() -> World {
     })
 }
 
+/// Seed 003's kind of world: `Response::Reflect`, 20 ms steps, no gravity.
+fn reflect_world() -> World {
+    World::new(WorldConfig {
+        dt: 0.02,
+        gravity: Vector3::zeros(),
+        response: Response::Reflect,
+        ..WorldConfig::default()
+    })
+}
+
 /// Inserting `desc` fails with a message naming `field`, and the world is unchanged.
 fn rejected(world: &mut World, desc: BodyDesc, field: &str) {
     let (len, hash) = (world.len(), world.state_hash());
@@ -127,6 +137,39 @@ fn setters_check_and_leave_the_body_unchanged_on_error() {
             .to_string()
             .contains("config.dt")
     );
+    // And every solver setting, by name.
+    type Corruption = fn(&mut SolverConfig);
+    let cases: [(Corruption, &str); 8] = [
+        (|s| s.substeps = 0, "config.solver.substeps"),
+        (|s| s.substeps = 1_000, "config.solver.substeps"),
+        (
+            |s| s.contact_hertz = Real::NAN,
+            "config.solver.contact_hertz",
+        ),
+        (|s| s.contact_hertz = -1.0, "config.solver.contact_hertz"),
+        (
+            |s| s.contact_damping_ratio = Real::INFINITY,
+            "config.solver.contact_damping_ratio",
+        ),
+        (
+            |s| s.max_push_out_speed = -3.0,
+            "config.solver.max_push_out_speed",
+        ),
+        (
+            |s| s.restitution_threshold = Real::NAN,
+            "config.solver.restitution_threshold",
+        ),
+        (
+            |s| s.speculative_margin = -0.02,
+            "config.solver.speculative_margin",
+        ),
+    ];
+    for (corrupt, field) in cases {
+        let mut config = WorldConfig::default();
+        corrupt(&mut config.solver);
+        let error = World::try_new(config).unwrap_err().to_string();
+        assert!(error.contains(field), "`{error}` does not name {field}");
+    }
 }
 
 #[test]
@@ -189,7 +232,7 @@ fn mesh_bodies_get_fitted_colliders() {
 
 #[test]
 fn advance_runs_whole_steps_and_keeps_the_remainder() {
-    let mut w = world();
+    let mut w = reflect_world();
     assert_eq!(w.advance(0.05), 2);
     assert!((w.interpolation_alpha() - 0.5).abs() < 1e-4);
     assert_eq!(w.advance(0.01), 1);
@@ -245,10 +288,9 @@ fn ray_and_aabb_queries() {
 }
 
 /// A cube (half size 0.5) flying at a static cube (half size 0.5): `r_a + r_b = 1`, so at
-/// `dt = 0.02` the limit is 50 m/s. The worst case starts just short of touching, so that the
-/// first overlapping step is as deep as the speed allows.
-fn fly_at_the_wall(speed: Real) -> Real {
-    let mut w = world();
+/// `dt = 0.02` the limit of `Response::Reflect` is 50 m/s. The worst case starts just short of
+/// touching, so that the first overlapping step is as deep as the speed allows.
+fn fly_at_the_wall(mut w: World, speed: Real) -> Real {
     let dt = w.config().dt;
     w.insert(BodyDesc::fixed().position(Vector3::new(10.0, 0.0, 0.0)))
         .unwrap();
@@ -268,10 +310,19 @@ fn fly_at_the_wall(speed: Real) -> Real {
 
 #[test]
 fn speed_limit_of_discrete_steps() {
-    // Just under the limit the cube bounces back; well over it, it passes through.
-    assert!(fly_at_the_wall(0.99 * 50.0) < 9.0, "bounced back");
+    // Reflect: just under the limit the cube bounces back; well over it, it passes through.
     assert!(
-        fly_at_the_wall(2.5 * 50.0) > 11.0,
+        fly_at_the_wall(reflect_world(), 0.99 * 50.0) < 9.0,
+        "bounced back"
+    );
+    assert!(
+        fly_at_the_wall(reflect_world(), 2.5 * 50.0) > 11.0,
         "tunnelled, as documented"
     );
+    // The solver's speculative margin grows with speed: the same cube at 125 m/s (and at
+    // 1,000 m/s, 17 m a step) stops at the wall.
+    for speed in [2.5 * 50.0, 1_000.0] {
+        let x = fly_at_the_wall(world(), speed);
+        assert!(x < 9.0 + 1e-3, "{speed} m/s: ended at x = {x}");
+    }
 }

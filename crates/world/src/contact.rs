@@ -1,9 +1,15 @@
-//! Contacts between bodies as the world reports them: [`ContactPair`] (this step's contacts),
-//! [`ContactEvent`] (which pairs started and stopped touching), and the diff that turns the
-//! touching set of one step into the next step's events.
+//! Contacts between bodies: [`ContactPair`] (this step's contacts, as the world reports them),
+//! [`ContactEvent`] (which pairs started and stopped touching, and the diff that makes them), and
+//! the persistent contact set ([`CachedContact`]: last step's impulses, per pair and point, which
+//! warm start the solver).
 
 use crate::body::BodyHandle;
-use collide::Contact;
+use crate::error::WorldError;
+use crate::limits;
+use arrayvec::ArrayVec;
+use collide::{Contact, FeatureId};
+use geom::{Real, Vector3, validate};
+use serde::{Deserialize, Serialize};
 
 /// Two bodies in contact during the last step. `a < b` in handle order; the contact's normal
 /// points from `a` toward `b`.
@@ -54,5 +60,74 @@ pub(crate) fn diff_events(
             }
             (None, None) => break,
         }
+    }
+}
+
+/// The impulses the solver applied at one contact point in the last step, kept for warm
+/// starting the next: matched to next step's point of the same pair by its [`FeatureId`].
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct CachedPoint {
+    /// The features that meet at the point.
+    pub id: FeatureId,
+    /// The accumulated normal impulse (newton seconds, `>= 0`).
+    pub normal_impulse: Real,
+}
+
+/// One pair's entry in the persistent contact set: simulation state, saved in snapshots and
+/// hashed, so that a world restored mid-contact steps exactly as the original.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CachedContact {
+    /// The first body (`a < b` in handle order).
+    pub a: BodyHandle,
+    /// The second body.
+    pub b: BodyHandle,
+    /// Up to four points with their normal impulses.
+    pub points: ArrayVec<CachedPoint, 4>,
+    /// The accumulated friction impulse at the friction centre, world space (newton seconds):
+    /// a vector, so that it carries over when the next step's tangents differ.
+    pub friction_impulse: Vector3,
+    /// The accumulated twist friction impulse about the normal (newton metre seconds).
+    pub twist_impulse: Real,
+    /// The accumulated angular impulse that holds the bodies' relative tilt, world space
+    /// (newton metre seconds).
+    pub tilt_impulse: Vector3,
+}
+
+impl CachedContact {
+    /// Checks the entry read from a snapshot; the error names `field`'s bad part.
+    pub(crate) fn validate(&self, field: &str) -> Result<(), WorldError> {
+        for (i, point) in self.points.iter().enumerate() {
+            let name = format!("{field}.points[{i}]");
+            limits::within(
+                &format!("{name}.normal_impulse"),
+                point.normal_impulse,
+                0.0,
+                limits::MAX_IMPULSE,
+                "in [0, 1e20] N s",
+            )?;
+        }
+        validate::finite_vector3(&format!("{field}.friction_impulse"), &self.friction_impulse)?;
+        limits::components_within(
+            &format!("{field}.friction_impulse"),
+            &self.friction_impulse,
+            limits::MAX_IMPULSE,
+            "at most 1e20 N s",
+        )?;
+        validate::finite_vector3(&format!("{field}.tilt_impulse"), &self.tilt_impulse)?;
+        limits::components_within(
+            &format!("{field}.tilt_impulse"),
+            &self.tilt_impulse,
+            limits::MAX_IMPULSE,
+            "at most 1e20 N m s",
+        )?;
+        validate::finite(&format!("{field}.twist_impulse"), self.twist_impulse)?;
+        limits::within(
+            &format!("{field}.twist_impulse"),
+            self.twist_impulse,
+            -limits::MAX_IMPULSE,
+            limits::MAX_IMPULSE,
+            "in [-1e20, 1e20] N m s",
+        )?;
+        Ok(())
     }
 }

@@ -39,12 +39,12 @@ pub enum SnapshotError {
     BadMagic,
     /// The snapshot's format version is not one this build reads.
     #[error(
-        "snapshot format version {found} is not supported (this build reads version {supported})"
+        "snapshot format version {found} is not supported (this build reads versions 1 to {supported})"
     )]
     Version {
         /// The version in the data.
         found: u32,
-        /// The version this build reads.
+        /// The newest version this build reads.
         supported: u32,
     },
     /// The data is larger than a snapshot may be.

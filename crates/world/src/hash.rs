@@ -6,7 +6,7 @@ use slotmap::Key;
 
 impl World {
     /// A 64-bit hash (FNV-1a) of the full simulation state: settings, step counter, unstepped
-    /// time, every body with its handle, and the touching pairs. Equal states give equal
+    /// time, every body with its handle, the touching pairs and the persistent contact set. Equal states give equal
     /// hashes on every platform; it is what the determinism tests compare.
     pub fn state_hash(&self) -> u64 {
         let mut h = Fnv::new();
@@ -15,6 +15,13 @@ impl World {
         h.floats(c.gravity.iter());
         h.u64(c.response as u64);
         h.u64(u64::from(c.max_steps_per_advance));
+        let solver = &c.solver;
+        h.u64(u64::from(solver.substeps));
+        h.f32(solver.contact_hertz);
+        h.f32(solver.contact_damping_ratio);
+        h.f32(solver.max_push_out_speed);
+        h.f32(solver.restitution_threshold);
+        h.f32(solver.speculative_margin);
         h.u64(self.step_count);
         h.f32(self.accumulator);
         for (handle, body) in &self.bodies {
@@ -44,6 +51,17 @@ impl World {
         for (a, b) in &self.touching {
             h.u64(a.data().as_ffi());
             h.u64(b.data().as_ffi());
+        }
+        for entry in &self.contact_cache {
+            h.u64(entry.a.data().as_ffi());
+            h.u64(entry.b.data().as_ffi());
+            for point in &entry.points {
+                h.u64(u64::from(point.id.0));
+                h.f32(point.normal_impulse);
+            }
+            h.floats(entry.friction_impulse.iter());
+            h.f32(entry.twist_impulse);
+            h.floats(entry.tilt_impulse.iter());
         }
         h.0
     }

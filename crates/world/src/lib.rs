@@ -25,10 +25,10 @@ mod world;
 pub use body::{
     BodyDesc, BodyHandle, BodyKind, Collider, ColliderFit, Material, RigidBody, Visual, VisualShape,
 };
-pub use config::{Response, WorldConfig};
-pub use contact::{ContactEvent, ContactPair};
+pub use config::{MAX_SUBSTEPS, Response, SolverConfig, WorldConfig};
+pub use contact::{CachedContact, CachedPoint, ContactEvent, ContactPair};
 pub use error::{SnapshotError, WorldError};
-pub use snapshot::{MAX_SNAPSHOT_BYTES, SNAPSHOT_VERSION, Snapshot};
+pub use snapshot::{MAX_SNAPSHOT_BYTES, OLDEST_SNAPSHOT_VERSION, SNAPSHOT_VERSION, Snapshot};
 pub use world::World;
 
 pub use collide;

@@ -22,6 +22,8 @@ pub const MIN_MASS: Real = 1e-9;
 pub const MAX_MASS: Real = 1e12;
 /// The longest time step, seconds.
 pub const MAX_DT: Real = 10.0;
+/// The largest impulse a snapshot's contact set may hold, newton seconds.
+pub const MAX_IMPULSE: Real = 1e20;
 /// The largest gravity component, metres per second squared.
 pub const MAX_GRAVITY: Real = 1e4;
 

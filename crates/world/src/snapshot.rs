@@ -1,16 +1,23 @@
 //! Snapshots: the world's whole simulation state, as readable JSON or compact binary.
 //!
 //! A snapshot holds state only (settings, bodies with their handles, the step counter, unstepped
-//! time, which pairs touch); caches such as the broad phase are rebuilt on restore and never
-//! change a result, so a restored world steps bit for bit like the original.
+//! time, which pairs touch, and the persistent contact set with last step's impulses); caches
+//! such as the broad phase and derived values such as mass properties are rebuilt on restore
+//! and never change a result, so a restored world steps bit for bit like the original, also
+//! when it was saved mid-contact.
+//!
+//! Formats: version 2 (this build) added the solver's settings and the contact set. Version 1
+//! files still load: their worlds keep their response (`Reflect` or `None`), get the default
+//! solver settings and an empty contact set.
 //!
 //! Decoding is defensive: input larger than [`MAX_SNAPSHOT_BYTES`] is refused before parsing,
 //! length prefixes cannot make it reserve more memory than the input could fill, JSON nesting is
 //! capped by serde_json, and every decoded value is checked (finite numbers, positive sizes,
 //! unit rotations, live handles) before a world is built. Errors, never panics.
 
-use crate::body::{BodyHandle, RigidBody, check_body};
+use crate::body::{BodyHandle, BodyMass, RigidBody, check_body};
 use crate::config::WorldConfig;
+use crate::contact::CachedContact;
 use crate::error::{SnapshotError, WorldError};
 use crate::world::World;
 use geom::Real;
@@ -18,8 +25,11 @@ use serde::{Deserialize, Serialize};
 use slotmap::SlotMap;
 use std::path::Path;
 
-/// The format version this build writes and reads.
-pub const SNAPSHOT_VERSION: u32 = 1;
+/// The format version this build writes (it also reads version 1).
+pub const SNAPSHOT_VERSION: u32 = 2;
+
+/// The oldest format version this build reads.
+pub const OLDEST_SNAPSHOT_VERSION: u32 = 1;
 
 /// The largest snapshot accepted, in bytes (256 MiB).
 pub const MAX_SNAPSHOT_BYTES: u64 = 256 << 20;
@@ -42,11 +52,67 @@ pub struct Snapshot {
     pub bodies: SlotMap<BodyHandle, RigidBody>,
     /// The pairs touching after the last step, sorted (the next step's events depend on them).
     pub touching: Vec<(BodyHandle, BodyHandle)>,
+    /// The persistent contact set: last step's impulses, sorted by pair (the next step warm
+    /// starts from them).
+    pub contacts: Vec<CachedContact>,
 }
 
 #[derive(Deserialize)]
 struct VersionOnly {
     version: u32,
+}
+
+/// Format version 1, as it was written: no solver settings, no contact set.
+mod v1 {
+    use crate::body::{BodyHandle, RigidBody};
+    use crate::config::{Response, SolverConfig, WorldConfig};
+    use geom::{Real, Vector3};
+    use serde::Deserialize;
+    use slotmap::SlotMap;
+
+    #[derive(Deserialize)]
+    pub(super) struct Config {
+        dt: Real,
+        gravity: Vector3,
+        response: Response,
+        max_steps_per_advance: u32,
+    }
+
+    #[derive(Deserialize)]
+    pub(super) struct Snapshot {
+        version: u32,
+        config: Config,
+        step: u64,
+        accumulator: Real,
+        bodies: SlotMap<BodyHandle, RigidBody>,
+        touching: Vec<(BodyHandle, BodyHandle)>,
+    }
+
+    impl Snapshot {
+        /// The same state in the current format: default solver settings, no impulses.
+        pub(super) fn upgraded(self) -> Result<super::Snapshot, super::SnapshotError> {
+            if self.version != 1 {
+                return Err(super::SnapshotError::Binary(
+                    "header and body versions differ".into(),
+                ));
+            }
+            Ok(super::Snapshot {
+                version: super::SNAPSHOT_VERSION,
+                config: WorldConfig {
+                    dt: self.config.dt,
+                    gravity: self.config.gravity,
+                    response: self.config.response,
+                    max_steps_per_advance: self.config.max_steps_per_advance,
+                    solver: SolverConfig::default(),
+                },
+                step: self.step,
+                accumulator: self.accumulator,
+                bodies: self.bodies,
+                touching: self.touching,
+                contacts: Vec::new(),
+            })
+        }
+    }
 }
 
 impl Snapshot {
@@ -62,7 +128,14 @@ impl Snapshot {
         let header: VersionOnly =
             serde_json::from_str(text).map_err(|e| SnapshotError::Json(e.to_string()))?;
         check_version(header.version)?;
-        serde_json::from_str(text).map_err(|e| SnapshotError::Json(e.to_string()))
+        let json = |e: serde_json::Error| SnapshotError::Json(e.to_string());
+        if header.version == 1 {
+            serde_json::from_str::<v1::Snapshot>(text)
+                .map_err(json)?
+                .upgraded()
+        } else {
+            serde_json::from_str(text).map_err(json)
+        }
     }
 
     /// The snapshot in the compact binary form: magic bytes, the version (4 bytes, little
@@ -87,19 +160,28 @@ impl Snapshot {
         let Some((version, payload)) = rest.split_first_chunk::<4>() else {
             return Err(SnapshotError::Binary("truncated before the version".into()));
         };
-        check_version(u32::from_le_bytes(*version))?;
-        let (snapshot, left): (Self, &[u8]) =
-            postcard::take_from_bytes(payload).map_err(|e| SnapshotError::Binary(e.to_string()))?;
+        let version = u32::from_le_bytes(*version);
+        check_version(version)?;
+        let binary = |e: postcard::Error| SnapshotError::Binary(e.to_string());
+        let (snapshot, left) = if version == 1 {
+            let (old, left): (v1::Snapshot, &[u8]) =
+                postcard::take_from_bytes(payload).map_err(binary)?;
+            (old.upgraded()?, left)
+        } else {
+            let (snapshot, left): (Self, &[u8]) =
+                postcard::take_from_bytes(payload).map_err(binary)?;
+            if snapshot.version != version {
+                return Err(SnapshotError::Binary(
+                    "header and body versions differ".into(),
+                ));
+            }
+            (snapshot, left)
+        };
         if !left.is_empty() {
             return Err(SnapshotError::Binary(format!(
                 "{} bytes of trailing data",
                 left.len()
             )));
-        }
-        if snapshot.version != u32::from_le_bytes(*version) {
-            return Err(SnapshotError::Binary(
-                "header and body versions differ".into(),
-            ));
         }
         Ok(snapshot)
     }
@@ -149,7 +231,7 @@ fn check_size(len: usize) -> Result<(), SnapshotError> {
 }
 
 fn check_version(found: u32) -> Result<(), SnapshotError> {
-    if found == SNAPSHOT_VERSION {
+    if (OLDEST_SNAPSHOT_VERSION..=SNAPSHOT_VERSION).contains(&found) {
         Ok(())
     } else {
         Err(SnapshotError::Version {
@@ -169,14 +251,20 @@ impl World {
             accumulator: self.accumulator,
             bodies: self.bodies.clone(),
             touching: self.touching.clone(),
+            contacts: self.contact_cache.clone(),
         }
     }
 
     /// A world restored from a snapshot, after checking all of it: the error names the first
     /// bad field (`bodies[3].linvel.x`, `config.dt`, `touching[0]`, ...). Handles from the
     /// original world find the same bodies. Contacts and events are empty until the next step.
-    pub fn from_snapshot(snapshot: Snapshot) -> Result<World, SnapshotError> {
-        check_version(snapshot.version)?;
+    pub fn from_snapshot(mut snapshot: Snapshot) -> Result<World, SnapshotError> {
+        if snapshot.version != SNAPSHOT_VERSION {
+            return Err(SnapshotError::Version {
+                found: snapshot.version,
+                supported: SNAPSHOT_VERSION,
+            });
+        }
         snapshot.config.validate()?;
         if !(snapshot.accumulator.is_finite() && snapshot.accumulator >= 0.0) {
             return Err(WorldError::OutOfRange {
@@ -201,10 +289,32 @@ impl World {
                 }));
             }
         }
+        for (index, entry) in snapshot.contacts.iter().enumerate() {
+            let field = format!("contacts[{index}]");
+            let known =
+                snapshot.bodies.contains_key(entry.a) && snapshot.bodies.contains_key(entry.b);
+            let ordered = entry.a < entry.b
+                && (index == 0 || {
+                    let previous = &snapshot.contacts[index - 1];
+                    (previous.a, previous.b) < (entry.a, entry.b)
+                });
+            if !known || !ordered {
+                return Err(SnapshotError::Invalid(WorldError::OutOfRange {
+                    field,
+                    value: index as Real,
+                    range: "a sorted pair of live handles",
+                }));
+            }
+            entry.validate(&field)?;
+        }
+        for body in snapshot.bodies.values_mut() {
+            body.mass_properties = BodyMass::derive(body.kind, body.mass, &body.collider);
+        }
         let mut world = World::new(snapshot.config);
         world.step_count = snapshot.step;
         world.accumulator = snapshot.accumulator;
         world.touching = snapshot.touching;
+        world.contact_cache = snapshot.contacts;
         world.bodies = snapshot.bodies;
         Ok(world)
     }

@@ -4,9 +4,10 @@
 
 use crate::body::{BodyDesc, BodyHandle, RigidBody};
 use crate::config::{Response, WorldConfig};
-use crate::contact::{ContactEvent, ContactPair, diff_events};
+use crate::contact::{CachedContact, ContactEvent, ContactPair, diff_events};
 use crate::error::WorldError;
 use crate::response::reflect;
+use crate::response::solver::Solver;
 use crate::step::{Collision, integrate};
 use collide::staged::StageCounts;
 use geom::Real;
@@ -40,8 +41,15 @@ pub struct World {
     // Results of the last step.
     contacts: Vec<ContactPair>,
     events: Vec<ContactEvent>,
+    /// The persistent contact set: last step's impulses per pair and point, sorted by pair.
+    /// Part of the state (the solver warm starts from it).
+    pub(crate) contact_cache: Vec<CachedContact>,
     /// The collision stage's buffers (never saved, never change a result).
     collision: Collision,
+    /// The solver's buffers (never saved, never change a result).
+    solver: Solver,
+    /// Whether each of this step's contacts touched.
+    touched: Vec<bool>,
 }
 
 impl World {
@@ -57,7 +65,10 @@ impl World {
             touching: Vec::new(),
             contacts: Vec::new(),
             events: Vec::new(),
+            contact_cache: Vec::new(),
             collision: Collision::default(),
+            solver: Solver::default(),
+            touched: Vec::new(),
         }
     }
 
@@ -92,6 +103,8 @@ impl World {
             !gone
         });
         self.contacts.retain(|c| c.a != handle && c.b != handle);
+        self.contact_cache
+            .retain(|c| c.a != handle && c.b != handle);
         Some(body)
     }
 
@@ -130,7 +143,9 @@ impl World {
         self.step_count as f64 * f64::from(self.config.dt)
     }
 
-    /// The contacts found in the last step, in handle order.
+    /// The contacts of the last step that touched, in handle order. With the solver a contact
+    /// may include speculative points (negative depth: the gap) beside touching ones; pairs that
+    /// stayed apart are left out.
     pub fn contacts(&self) -> &[ContactPair] {
         &self.contacts
     }
@@ -173,25 +188,58 @@ impl World {
         steps
     }
 
-    /// Advances one fixed step of `dt`. The stages, in order:
-    /// 1. gravity into the velocities of dynamic bodies;
-    /// 2. collision detection ([`crate::step::collide`]): world volumes and AABBs, the broad
-    ///    phase, the staged narrow phase;
-    /// 3. the configured [`Response`];
-    /// 4. velocities into poses ([`crate::step::integrate`]);
-    /// 5. contact events from the change in touching pairs, and the step counter.
+    /// Advances one fixed step of `dt`.
+    ///
+    /// With the solver (`Response::Solver`), the stages are:
+    /// 1. collision detection (`step/collide.rs`): world volumes and AABBs grown for
+    ///    speculative contacts, the broad phase, the staged narrow phase (contacts within the
+    ///    margin included);
+    /// 2. the soft step (`response/solver/`): constraints prepared and warm started
+    ///    from the persistent contact set, then per substep gravity, warm start, a soft
+    ///    iteration, positions, a relax iteration; restitution; the impulses stored;
+    /// 3. contact events from the change in touching pairs, and the step counter.
+    ///
+    /// With `Response::Reflect` (and `None`): gravity into velocities, collision detection
+    /// without margin, the reflection (`response/reflect.rs`), velocities into poses
+    /// (`step/integrate.rs`), events.
     pub fn step(&mut self) {
         let dt = self.config.dt;
         self.events.clear();
-        integrate::velocities(&mut self.bodies, self.config.gravity, dt);
-        self.collision.run(&self.bodies, &mut self.contacts);
         match self.config.response {
-            Response::None => {}
-            Response::Reflect => reflect::reflect(&mut self.bodies, &self.contacts),
+            Response::Solver => {
+                let margin = self.config.solver.speculative_margin;
+                self.collision
+                    .run(&self.bodies, &mut self.contacts, Some((margin, dt)));
+                self.solver.step(
+                    &mut self.bodies,
+                    &self.contacts,
+                    &self.collision.contact_indices,
+                    &mut self.contact_cache,
+                    &self.config,
+                    &mut self.touched,
+                );
+                let mut touched = self.touched.iter();
+                self.contacts
+                    .retain(|_| touched.next().copied().unwrap_or(false));
+            }
+            Response::Reflect | Response::None => {
+                integrate::velocities(&mut self.bodies, self.config.gravity, dt);
+                self.collision.run(&self.bodies, &mut self.contacts, None);
+                if self.config.response == Response::Reflect {
+                    reflect::reflect(&mut self.bodies, &self.contacts);
+                }
+                integrate::positions(&mut self.bodies, dt);
+                self.contact_cache.clear();
+            }
         }
-        integrate::positions(&mut self.bodies, dt);
         self.update_events();
         self.step_count = self.step_count.saturating_add(1);
+    }
+
+    /// The persistent contact set: the impulses the solver applied at each point in the last
+    /// step, per touching pair, in pair order (what the next step warm starts from).
+    pub fn contact_impulses(&self) -> &[CachedContact] {
+        &self.contact_cache
     }
 
     /// Started and stopped events from the last step's touching pairs to this step's.

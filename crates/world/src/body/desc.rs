@@ -1,7 +1,7 @@
 //! Body descriptions: everything needed to create a body, filled with builder methods.
 
 use super::validate::{check_body, check_collider};
-use super::{BodyKind, Collider, Material, RigidBody, Visual, VisualShape};
+use super::{BodyKind, BodyMass, Collider, Material, RigidBody, Visual, VisualShape};
 use crate::error::WorldError;
 use geom::validate;
 use geom::{Aabb, Isometry3, Obb, Point3, Real, Shape, Sphere, UnitQuaternion, Vector3};
@@ -21,7 +21,7 @@ pub enum ColliderFit {
 /// [`crate::World::insert`], which checks every field.
 ///
 /// The default is a dynamic unit cube (half extents 0.5) at the origin, at rest, density 1,
-/// restitution 1, no friction.
+/// friction 0.6, restitution 0 (Box2D's material defaults).
 #[derive(Debug, Clone, PartialEq)]
 pub struct BodyDesc {
     /// Static, dynamic or kinematic.
@@ -177,7 +177,8 @@ impl BodyDesc {
     pub fn ball(self, radius: Real) -> Self {
         self.shape(Shape::Ball { radius })
     }
-    /// Sets the mass (kilograms) of a dynamic body.
+    /// Sets the mass (kilograms) of a dynamic body; its inertia scales to match (a uniform solid
+    /// of this mass filling the collider).
     pub fn mass(mut self, mass: Real) -> Self {
         self.mass = Some(mass);
         self
@@ -259,6 +260,7 @@ impl BodyDesc {
             material: self.material,
             collider,
             visual,
+            mass_properties: BodyMass::derive(self.kind, mass, &collider),
         };
         check_body("desc", &body)?;
         Ok(body)

@@ -4,15 +4,17 @@
 //! `World::insert`, the setters and snapshot restore all call.
 
 mod desc;
+mod mass;
 mod validate;
 mod visual;
 
 pub use desc::{BodyDesc, ColliderFit};
+pub(crate) use mass::BodyMass;
 pub(crate) use validate::check_body;
 pub use visual::{Visual, VisualShape};
 
 use crate::error::WorldError;
-use geom::{Aabb, Isometry3, Point3, Real, Shape, Vector3};
+use geom::{Aabb, Isometry3, Matrix3, Point3, Real, Shape, Vector3};
 use serde::{Deserialize, Serialize};
 
 slotmap::new_key_type! {
@@ -35,19 +37,37 @@ pub enum BodyKind {
 /// Surface properties, used by the response.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct Material {
-    /// Bounciness, in [0, 1]: 1 keeps the normal speed, 0 absorbs it. `Response::Reflect` is
-    /// always elastic and ignores it.
+    /// Bounciness, in [0, 1]: 1 keeps the normal speed, 0 absorbs it. Default 0. Pairs take
+    /// the larger of their two ([`Material::mix_restitution`]). `Response::Reflect` is always
+    /// elastic and ignores it.
     pub restitution: Real,
-    /// Coulomb friction coefficient, `>= 0`. `Response::Reflect` is frictionless and ignores it.
+    /// Coulomb friction coefficient, `>= 0`. Default 0.6. Pairs take the geometric mean
+    /// ([`Material::mix_friction`]). `Response::Reflect` is frictionless and ignores it.
     pub friction: Real,
 }
 
 impl Default for Material {
+    /// Box2D's defaults: friction 0.6, restitution 0.
     fn default() -> Self {
         Self {
-            restitution: 1.0,
-            friction: 0.0,
+            restitution: 0.0,
+            friction: 0.6,
         }
+    }
+}
+
+impl Material {
+    /// The friction of a pair: the geometric mean `sqrt(mu_a mu_b)` (Box2D's rule: a
+    /// frictionless surface makes the pair frictionless).
+    #[inline]
+    pub fn mix_friction(a: Real, b: Real) -> Real {
+        (a * b).sqrt()
+    }
+    /// The restitution of a pair: the larger (Box2D's rule: a bouncy ball bounces on a dead
+    /// floor).
+    #[inline]
+    pub fn mix_restitution(a: Real, b: Real) -> Real {
+        a.max(b)
     }
 }
 
@@ -83,6 +103,9 @@ pub struct RigidBody {
     pub(crate) material: Material,
     pub(crate) collider: Collider,
     pub(crate) visual: Visual,
+    /// Derived from `kind`, `mass` and `collider` when the body is made or restored.
+    #[serde(skip)]
+    pub(crate) mass_properties: BodyMass,
 }
 
 impl RigidBody {
@@ -115,9 +138,34 @@ impl RigidBody {
     }
     /// The inverse mass: 0 for static and kinematic bodies.
     pub fn inverse_mass(&self) -> Real {
+        self.mass_properties.inverse_mass
+    }
+    /// The centre of mass, world space (metres): the collider's centre.
+    pub fn center_of_mass(&self) -> Point3 {
+        self.pose * self.mass_properties.local_center
+    }
+    /// The inertia tensor about the centre of mass, in the body's frame (kg m^2); zero unless
+    /// dynamic.
+    pub fn local_inertia(&self) -> Matrix3 {
+        self.mass_properties.inertia
+    }
+    /// The inertia tensor about the centre of mass, world axes (kg m^2).
+    pub fn world_inertia(&self) -> Matrix3 {
+        let r = self.pose.rotation.to_rotation_matrix();
+        r.matrix() * self.mass_properties.inertia * r.matrix().transpose()
+    }
+    /// Angular momentum about the centre of mass, world space (kg m^2 / s).
+    pub fn angular_momentum(&self) -> Vector3 {
+        self.world_inertia() * self.angvel
+    }
+    /// Kinetic energy, linear and rotational (joules); 0 unless dynamic.
+    pub fn kinetic_energy(&self) -> Real {
         match self.kind {
-            BodyKind::Dynamic => 1.0 / self.mass,
-            BodyKind::Static | BodyKind::Kinematic => 0.0,
+            BodyKind::Dynamic => {
+                0.5 * self.mass * self.linvel.norm_squared()
+                    + 0.5 * self.angvel.dot(&(self.world_inertia() * self.angvel))
+            }
+            _ => 0.0,
         }
     }
     /// Surface properties.

@@ -1,0 +1,144 @@
+//! The solver's view of a body (Box2D's `b2BodyState` beside `b2Body`): velocities and the
+//! motion of its centre of mass since the start of the step, densely in handle order, separate
+//! from the body's bookkeeping. Static bodies have zero inverse mass and never move; kinematic
+//! bodies have zero inverse mass and move by their velocity.
+
+use crate::body::{BodyKind, RigidBody};
+use crate::limits;
+use geom::{Matrix3, Point3, Real, UnitQuaternion, Vector3};
+
+/// Velocities and step displacement of one body during a solve, centre-of-mass frame.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct SolverBody {
+    /// Linear velocity of the centre of mass (m/s).
+    pub(crate) linvel: Vector3,
+    /// Angular velocity, world space (rad/s).
+    pub(crate) angvel: Vector3,
+    /// How far the centre of mass has moved since the start of the step.
+    pub(crate) delta_position: Vector3,
+    /// How far the body has turned since the start of the step (applied on the left).
+    pub(crate) delta_rotation: UnitQuaternion,
+    pub(crate) inverse_mass: Real,
+    /// World-space inverse inertia at the start of the step, held for the step (as the
+    /// constraints' effective masses are).
+    pub(crate) inverse_inertia: Matrix3,
+}
+
+impl SolverBody {
+    /// A body that never moves: the other side of a contact with a static body.
+    pub(crate) const FIXED: Self = Self {
+        linvel: Vector3::new(0.0, 0.0, 0.0),
+        angvel: Vector3::new(0.0, 0.0, 0.0),
+        delta_position: Vector3::new(0.0, 0.0, 0.0),
+        delta_rotation: UnitQuaternion::new_unchecked(geom::Quaternion::new(1.0, 0.0, 0.0, 0.0)),
+        inverse_mass: 0.0,
+        inverse_inertia: Matrix3::new(0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0),
+    };
+
+    /// The solver state of `body` at the start of a step.
+    pub(crate) fn of(body: &RigidBody) -> Self {
+        if body.kind == BodyKind::Static {
+            return Self::FIXED;
+        }
+        let r = body.pose.rotation.to_rotation_matrix();
+        let r = r.matrix();
+        Self {
+            linvel: body.linvel,
+            angvel: body.angvel,
+            delta_position: Vector3::zeros(),
+            delta_rotation: UnitQuaternion::identity(),
+            inverse_mass: body.mass_properties.inverse_mass,
+            inverse_inertia: r * body.mass_properties.inverse_inertia * r.transpose(),
+        }
+    }
+
+    /// The velocity of the point at `anchor` from the centre of mass.
+    #[inline]
+    pub(crate) fn point_velocity(&self, anchor: &Vector3) -> Vector3 {
+        self.linvel + self.angvel.cross(anchor)
+    }
+
+    /// Applies `impulse` at `anchor` (from the centre of mass).
+    #[inline]
+    pub(crate) fn apply(&mut self, anchor: &Vector3, impulse: &Vector3) {
+        self.linvel += impulse * self.inverse_mass;
+        self.angvel += self.inverse_inertia * anchor.cross(impulse);
+    }
+
+    /// Applies an angular impulse.
+    #[inline]
+    pub(crate) fn apply_angular(&mut self, impulse: &Vector3) {
+        self.angvel += self.inverse_inertia * impulse;
+    }
+}
+
+/// Per substep, for a dynamic body: gravity, then the gyroscopic term, then the speed limits.
+///
+/// Gyroscopic torque (E. Catto, "Numerical Methods", GDC 2015; Box3D): one implicit Newton step
+/// on `I (w2 - w1) + h w2 x (I w2) = 0` in the body frame, `J = I + h (skew(w) I - skew(I w))`,
+/// `w2 = w1 - J^-1 h (w1 x I w1)`, then scaled so that `|I w2| = |I w1|` (the implicit step is
+/// dissipative; torque-free motion keeps the magnitude of the angular momentum). Explicit
+/// integration of this term adds energy and makes spinning bodies blow up; without it a body
+/// spinning off a principal axis keeps a constant angular velocity, which does not conserve
+/// angular momentum.
+pub(crate) fn integrate_velocity(
+    state: &mut SolverBody,
+    rotation: &UnitQuaternion,
+    inertia: &Matrix3,
+    gravity: &Vector3,
+    h: Real,
+) {
+    state.linvel += gravity * h;
+    if state.angvel != Vector3::zeros() {
+        let w = rotation.inverse_transform_vector(&state.angvel);
+        let iw = inertia * w;
+        let f = w.cross(&iw) * h;
+        let jacobian = inertia + (w.cross_matrix() * inertia - iw.cross_matrix()) * h;
+        // Scaled to order one first: a millimetre body's determinant would underflow.
+        let scale = inertia.diagonal().max();
+        if scale > 0.0
+            && let Some(inverse) = (jacobian / scale).try_inverse()
+        {
+            let mut w2 = w - inverse * (f / scale);
+            // Torque-free motion keeps |L| = |I w|; the implicit step loses a little of it every
+            // substep (it is dissipative), which over seconds is percents: give it back.
+            let (before, after) = (iw.norm(), (inertia * w2).norm());
+            if after > 0.0 {
+                w2 *= before / after;
+            }
+            if w2.iter().all(|c| c.is_finite()) {
+                state.angvel = rotation * w2;
+            }
+        }
+    }
+    state.linvel = limits::clamp_length(state.linvel, limits::MAX_SPEED);
+    // Box3D's rotation cap: at most a quarter turn per substep, so the rotation update stays
+    // meaningful.
+    let max_angular_speed = (0.25 * std::f32::consts::PI / h).min(limits::MAX_ANGULAR_SPEED);
+    state.angvel = limits::clamp_length(state.angvel, max_angular_speed);
+}
+
+/// Per substep, for a dynamic or kinematic body: the centre of mass moves by `v h`, the
+/// rotation by `w h` (exactly, as an axis-angle turn).
+#[inline]
+pub(crate) fn integrate_position(state: &mut SolverBody, h: Real) {
+    state.delta_position += state.linvel * h;
+    if state.angvel != Vector3::zeros() {
+        let turn = UnitQuaternion::from_scaled_axis(state.angvel * h);
+        state.delta_rotation =
+            UnitQuaternion::new_normalize((turn * state.delta_rotation).into_inner());
+    }
+}
+
+/// Writes a step's motion back into the body: its centre of mass moved by the step's
+/// displacement, its rotation turned by the step's rotation, its velocities.
+pub(crate) fn finish(body: &mut RigidBody, state: &SolverBody) {
+    let local_center = body.mass_properties.local_center;
+    let center: Point3 = body.pose * local_center + state.delta_position;
+    let rotation =
+        UnitQuaternion::new_normalize((state.delta_rotation * body.pose.rotation).into_inner());
+    body.pose.rotation = rotation;
+    body.pose.translation.vector = center.coords - rotation * local_center.coords;
+    body.linvel = limits::clamp_length(state.linvel, limits::MAX_SPEED);
+    body.angvel = limits::clamp_length(state.angvel, limits::MAX_ANGULAR_SPEED);
+}

@@ -1,0 +1,175 @@
+//! The contact solver (`Response::Solver`): the "soft step" of Box2D v3 and Box3D (E. Catto,
+//! "Solver2D", 2024), which rapier also runs. The stages, in the order they run:
+//!
+//! 1. prepare, once per step: for each contact pair with a dynamic body, anchors relative to
+//!    the centres of mass, effective masses, the approach speed, and last step's impulses
+//!    matched by feature id from the persistent contact set (warm starting);
+//! 2. per substep (`SolverConfig::substeps`, `h = dt / substeps`):
+//!    integrate velocities (gravity, gyroscopic term), warm start (apply the accumulated
+//!    impulses), solve (one soft iteration with position bias and speculative contacts),
+//!    integrate positions, relax (one rigid iteration, with friction);
+//! 3. restitution, once;
+//! 4. store the impulses in the persistent contact set; write poses and velocities back.
+//!
+//! Bodies are solved densely in handle order and constraints in pair order: the same world
+//! gives the same bits.
+
+mod body;
+mod contact;
+mod soft;
+
+use crate::body::{BodyHandle, BodyKind, RigidBody};
+use crate::config::WorldConfig;
+use crate::contact::{CachedContact, ContactPair};
+use body::SolverBody;
+use contact::{ContactConstraint, SolveSettings};
+use geom::{Matrix3, Real, UnitQuaternion};
+use slotmap::SlotMap;
+
+/// The solver's buffers, refilled every step (never saved, never change a result).
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Solver {
+    states: Vec<SolverBody>,
+    /// Per body, for integration: kind, rotation at the start of the step, body-frame inertia.
+    kinds: Vec<BodyKind>,
+    rotations: Vec<UnitQuaternion>,
+    inertias: Vec<Matrix3>,
+    constraints: Vec<ContactConstraint>,
+    /// For each constraint, the index of its pair in the step's contacts.
+    constraint_pairs: Vec<usize>,
+}
+
+impl Solver {
+    /// Runs the soft step over `dt`. `contacts` are this step's contacts (speculative ones
+    /// included) with `indices`, the dense indices of their bodies; `cache` holds last step's
+    /// impulses and is replaced by this step's. Returns, through `touching`, whether each
+    /// contact touched (overlapped, or was pushed apart by the solver).
+    pub(crate) fn step(
+        &mut self,
+        bodies: &mut SlotMap<BodyHandle, RigidBody>,
+        contacts: &[ContactPair],
+        indices: &[(u32, u32)],
+        cache: &mut Vec<CachedContact>,
+        config: &WorldConfig,
+        touching: &mut Vec<bool>,
+    ) {
+        let substeps = config.solver.substeps.max(1);
+        let h = config.dt / substeps as Real;
+        self.gather(bodies);
+        self.prepare(
+            bodies,
+            contacts,
+            indices,
+            cache,
+            config.solver.speculative_margin,
+        );
+        let settings = SolveSettings::new(&config.solver, h);
+        for _ in 0..substeps {
+            self.integrate_velocities(&config.gravity, h);
+            contact::warm_start(&mut self.states, &self.constraints);
+            contact::solve(&mut self.states, &mut self.constraints, &settings, true);
+            self.integrate_positions(h);
+            contact::solve(&mut self.states, &mut self.constraints, &settings, false);
+        }
+        contact::restitution(
+            &mut self.states,
+            &mut self.constraints,
+            config.solver.restitution_threshold,
+        );
+        self.store_impulses(contacts, cache, touching);
+        for (body, state) in bodies.values_mut().zip(&self.states) {
+            if body.kind != BodyKind::Static {
+                body::finish(body, state);
+            }
+        }
+    }
+
+    /// The solver state of every body, densely in handle order.
+    fn gather(&mut self, bodies: &SlotMap<BodyHandle, RigidBody>) {
+        self.states.clear();
+        self.kinds.clear();
+        self.rotations.clear();
+        self.inertias.clear();
+        for body in bodies.values() {
+            self.states.push(SolverBody::of(body));
+            self.kinds.push(body.kind);
+            self.rotations.push(body.pose.rotation);
+            self.inertias.push(body.mass_properties.inertia);
+        }
+    }
+
+    /// One constraint per contact that involves a dynamic body, warm started from `cache`
+    /// (sorted by pair, as `contacts` are: one merge walk).
+    fn prepare(
+        &mut self,
+        bodies: &SlotMap<BodyHandle, RigidBody>,
+        contacts: &[ContactPair],
+        indices: &[(u32, u32)],
+        cache: &[CachedContact],
+        speculative_margin: Real,
+    ) {
+        self.constraints.clear();
+        self.constraint_pairs.clear();
+        let mut cached = cache.iter().peekable();
+        for (k, (pair, &(i, j))) in contacts.iter().zip(indices).enumerate() {
+            let (state_a, state_b) = (&self.states[i as usize], &self.states[j as usize]);
+            if state_a.inverse_mass == 0.0 && state_b.inverse_mass == 0.0 {
+                continue;
+            }
+            while cached.next_if(|c| (c.a, c.b) < (pair.a, pair.b)).is_some() {}
+            let warm = cached.next_if(|c| (c.a, c.b) == (pair.a, pair.b));
+            let (Some(body_a), Some(body_b)) = (bodies.get(pair.a), bodies.get(pair.b)) else {
+                continue;
+            };
+            self.constraints.push(contact::prepare(
+                pair,
+                (i, j),
+                (body_a, body_b),
+                (state_a, state_b),
+                warm,
+                speculative_margin,
+            ));
+            self.constraint_pairs.push(k);
+        }
+    }
+
+    fn integrate_velocities(&mut self, gravity: &geom::Vector3, h: Real) {
+        for (k, state) in self.states.iter_mut().enumerate() {
+            if self.kinds[k] == BodyKind::Dynamic {
+                let rotation = state.delta_rotation * self.rotations[k];
+                body::integrate_velocity(state, &rotation, &self.inertias[k], gravity, h);
+            }
+        }
+    }
+
+    fn integrate_positions(&mut self, h: Real) {
+        for (k, state) in self.states.iter_mut().enumerate() {
+            if self.kinds[k] != BodyKind::Static {
+                body::integrate_position(state, h);
+            }
+        }
+    }
+
+    /// The new persistent contact set, in pair order (pairs that carried no impulse have
+    /// nothing to warm start and are left out), and which contacts touched.
+    fn store_impulses(
+        &self,
+        contacts: &[ContactPair],
+        cache: &mut Vec<CachedContact>,
+        touching: &mut Vec<bool>,
+    ) {
+        cache.clear();
+        touching.clear();
+        touching.extend(
+            contacts
+                .iter()
+                .map(|pair| pair.contact.points.iter().any(|p| p.depth >= 0.0)),
+        );
+        for (c, &k) in self.constraints.iter().zip(&self.constraint_pairs) {
+            if contact::pushed(c) {
+                touching[k] = true;
+                cache.push(contact::store_impulses(c, &contacts[k]));
+            }
+        }
+    }
+}
