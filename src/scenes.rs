@@ -181,11 +181,11 @@ pub fn stack(count: usize) -> (World, Vec<BodyHandle>) {
     (world, cubes)
 }
 
-/// An open-topped bin (a floor and four walls, inner half size `half_side`, walls `height`
-/// tall) holding `count` boxes and balls (half sizes 0.2 to 0.5 m, random rotations) on a grid
-/// above it, at rest, to be dropped in under gravity with the default settings. Seeded. With
-/// `lid`, a sixth wall closes it at the top of the walls.
-pub fn bin(count: usize, seed: u64, lid: bool) -> World {
+/// An open-topped bin (a floor and four walls) holding `count` boxes and balls (half sizes 0.2
+/// to 0.5 m, random rotations) on a grid inside it, at rest, to be dropped under gravity with
+/// the default settings. Seeded. With `lid`, a sixth wall closes it at the top of the walls.
+/// Returns the world and the bin's inside (every body starts in it).
+pub fn bin(count: usize, seed: u64, lid: bool) -> (World, geom::Aabb) {
     let mut world = World::new(WorldConfig::default());
     let per_row = ((count as f64).sqrt().ceil() as usize).clamp(1, 20);
     let spacing = 1.2;
@@ -248,7 +248,11 @@ pub fn bin(count: usize, seed: u64, lid: bool) -> World {
         };
         world.insert(desc.position(position)).expect("a valid body");
     }
-    world
+    let inside = geom::Aabb::new(
+        geom::Point3::new(-half_side, 0.0, -half_side),
+        geom::Point3::new(half_side, height, half_side),
+    );
+    (world, inside)
 }
 
 /// The inner half size of the room made by [`room`] for `count` bodies.

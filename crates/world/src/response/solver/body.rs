@@ -18,6 +18,9 @@ pub(crate) struct SolverBody {
     pub(crate) delta_position: Vector3,
     /// How far the body has turned since the start of the step (applied on the left).
     pub(crate) delta_rotation: UnitQuaternion,
+    /// The same turn as the sum of the substeps' `w h`: the contacts' separations are updated
+    /// to first order in it.
+    pub(crate) delta_angle: Vector3,
     pub(crate) inverse_mass: Real,
     /// World-space inverse inertia at the start of the step, held for the step (as the
     /// constraints' effective masses are).
@@ -31,6 +34,7 @@ impl SolverBody {
         angvel: Vector3::new(0.0, 0.0, 0.0),
         delta_position: Vector3::new(0.0, 0.0, 0.0),
         delta_rotation: UnitQuaternion::new_unchecked(geom::Quaternion::new(1.0, 0.0, 0.0, 0.0)),
+        delta_angle: Vector3::new(0.0, 0.0, 0.0),
         inverse_mass: 0.0,
         inverse_inertia: Matrix3::new(0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0),
     };
@@ -47,6 +51,7 @@ impl SolverBody {
             angvel: body.angvel,
             delta_position: Vector3::zeros(),
             delta_rotation: UnitQuaternion::identity(),
+            delta_angle: Vector3::zeros(),
             inverse_mass: body.mass_properties.inverse_mass,
             inverse_inertia: r * body.mass_properties.inverse_inertia * r.transpose(),
         }
@@ -56,13 +61,6 @@ impl SolverBody {
     #[inline]
     pub(crate) fn point_velocity(&self, anchor: &Vector3) -> Vector3 {
         self.linvel + self.angvel.cross(anchor)
-    }
-
-    /// Applies `impulse` at `anchor` (from the centre of mass).
-    #[inline]
-    pub(crate) fn apply(&mut self, anchor: &Vector3, impulse: &Vector3) {
-        self.linvel += impulse * self.inverse_mass;
-        self.angvel += self.inverse_inertia * anchor.cross(impulse);
     }
 
     /// Applies an angular impulse.
@@ -89,7 +87,8 @@ pub(crate) fn integrate_velocity(
     h: Real,
 ) {
     state.linvel += gravity * h;
-    if state.angvel != Vector3::zeros() {
+    // Below a microradian of turn per substep the gyroscopic term is far under rounding.
+    if (state.angvel * h).norm_squared() > 1e-12 {
         let w = rotation.inverse_transform_vector(&state.angvel);
         let iw = inertia * w;
         let f = w.cross(&iw) * h;
@@ -124,6 +123,7 @@ pub(crate) fn integrate_velocity(
 pub(crate) fn integrate_position(state: &mut SolverBody, h: Real) {
     state.delta_position += state.linvel * h;
     if state.angvel != Vector3::zeros() {
+        state.delta_angle += state.angvel * h;
         let turn = UnitQuaternion::from_scaled_axis(state.angvel * h);
         state.delta_rotation =
             UnitQuaternion::new_normalize((turn * state.delta_rotation).into_inner());

@@ -1,13 +1,16 @@
 //! The contact constraint: one per touching pair with a dynamic body, up to four points, each
-//! with a non-penetration row (soft, with speculative bias), and friction for the whole
-//! manifold as Box3D models it: a 2D row at the friction centre clamped to a disc (Coulomb) and
-//! a twist row about the normal. Stages, as `super` calls them: [`prepare`] once per step, then per
-//! substep [`warm_start`], [`solve`] with bias, [`solve`] without (relax, with friction), and
-//! after the substeps [`restitution`] and [`store_impulses`].
+//! with a non-penetration row (soft, with speculative bias); friction for the whole manifold as
+//! Box3D models it, a 2D row at the friction centre clamped to a disc (Coulomb) and a twist row
+//! about the normal; and a tilt row that holds a face contact's relative tilt up to the tipping
+//! torque its support can take. Stages, as `super` calls them: [`prepare`] once per step, then
+//! per substep [`warm_start`], [`solve`] with bias, [`solve`] without (relax, with friction),
+//! and after the substeps [`restitution`] and [`store_impulses`].
 //!
 //! Frames and signs: world space; the normal points from body `a` toward body `b`; anchors run
-//! from each body's centre of mass to the contact point and stay fixed for the step;
-//! separation is positive for a gap. Source: Box2D v3 `contact_solver.c`, Box3D's soft step.
+//! from each body's centre of mass to the contact point and stay fixed for the step, so the
+//! rows' lever arms (`r x n`, `I^-1 (r x n)`) are computed once in [`prepare`]; separation is
+//! positive for a gap and is updated within the step to first order in the bodies' turns.
+//! Source: Box2D v3 `contact_solver.c`, Box3D `contact_solver.c`.
 
 use super::body::SolverBody;
 use super::soft::Softness;
@@ -22,11 +25,18 @@ use geom::{Matrix3, Real, Vector2, Vector3};
 /// One point of a contact constraint: its non-penetration row.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct ConstraintPoint {
+    /// From body a's centre of mass to the point (for the friction centre's reach).
     anchor_a: Vector3,
-    anchor_b: Vector3,
-    /// The separation at the start of the step minus `(r_b - r_a) . n`, so that the current
-    /// separation is `(dp_b + dq_b r_b - dp_a - dq_a r_a) . n` plus this.
-    adjusted_separation: Real,
+    /// `r_a x n` and `r_b x n`: a unit normal impulse at the point turns the bodies by
+    /// `I^-1` times these, and their angular velocities move the point along `n` by these dotted
+    /// with them.
+    arm_a: Vector3,
+    arm_b: Vector3,
+    /// `I_a^-1 (r_a x n)` and `I_b^-1 (r_b x n)`, world space, held for the step.
+    turn_a: Vector3,
+    turn_b: Vector3,
+    /// The separation at the start of the step (positive for a gap).
+    separation: Real,
     normal_mass: Real,
     /// Normal speed at the start of the step (negative when approaching), for restitution.
     relative_velocity: Real,
@@ -53,9 +63,12 @@ pub(crate) struct ContactConstraint {
     /// Against a static or kinematic body: stiffer.
     fixed_pair: bool,
     pub(crate) points: ArrayVec<ConstraintPoint, 4>,
-    /// The friction centre, from each body's centre of mass.
-    center_a: Vector3,
-    center_b: Vector3,
+    /// `c x t_k` for the friction centre `c` seen from each body's centre of mass (`[a, b]`)
+    /// and each tangent, and `I^-1` times them.
+    friction_arms: [[Vector3; 2]; 2],
+    friction_turns: [[Vector3; 2]; 2],
+    /// `I_a^-1 n` and `I_b^-1 n`: how a unit twist impulse turns each body.
+    twist_turns: [Vector3; 2],
     /// The inverse of the 2x2 mass the pair shows to tangent impulses at the centre.
     tangent_mass: Matrix2,
     friction_impulse: Vector2,
@@ -139,10 +152,14 @@ pub(crate) fn prepare(
             let warm = cached.and_then(|c| c.points.iter().find(|p| p.id == point.id));
             let relative = state_b.point_velocity(&anchor_b) - state_a.point_velocity(&anchor_a);
             let k = inverse_mass_term(state_a, state_b, (&anchor_a, &anchor_b), &normal, &normal);
+            let (arm_a, arm_b) = (anchor_a.cross(&normal), anchor_b.cross(&normal));
             ConstraintPoint {
                 anchor_a,
-                anchor_b,
-                adjusted_separation: separation - (anchor_b - anchor_a).dot(&normal),
+                arm_a,
+                arm_b,
+                turn_a: state_a.inverse_inertia * arm_a,
+                turn_b: state_b.inverse_inertia * arm_b,
+                separation,
                 normal_mass: if k > 0.0 { 1.0 / k } else { 0.0 },
                 relative_velocity: relative.dot(&normal),
                 normal_impulse: warm.map_or(0.0, |w| w.normal_impulse),
@@ -178,6 +195,18 @@ pub(crate) fn prepare(
             )
         });
     let support_radius = support_radius(&points, &center_a, &tangents);
+    let arms = |center: &Vector3| [center.cross(&tangents[0]), center.cross(&tangents[1])];
+    let friction_arms = [arms(&center_a), arms(&center_b)];
+    let turns = |state: &SolverBody, arms: &[Vector3; 2]| {
+        [
+            state.inverse_inertia * arms[0],
+            state.inverse_inertia * arms[1],
+        ]
+    };
+    let friction_turns = [
+        turns(state_a, &friction_arms[0]),
+        turns(state_b, &friction_arms[1]),
+    ];
     let tilt_mass = if support_radius > 0.0 {
         angular_mass(&(state_a.inverse_inertia + state_b.inverse_inertia))
     } else {
@@ -195,8 +224,12 @@ pub(crate) fn prepare(
         ),
         fixed_pair: state_a.inverse_mass == 0.0 || state_b.inverse_mass == 0.0,
         points,
-        center_a,
-        center_b,
+        friction_arms,
+        friction_turns,
+        twist_turns: [
+            state_a.inverse_inertia * normal,
+            state_b.inverse_inertia * normal,
+        ],
         tangent_mass,
         friction_impulse,
         twist_mass: if k_twist > 0.0 { 1.0 / k_twist } else { 0.0 },
@@ -209,36 +242,46 @@ pub(crate) fn prepare(
 
 /// The distance from `center` to the nearest edge of the convex polygon the points span in
 /// the contact plane (0 for fewer than three points: an edge or a vertex does not resist
-/// tipping).
+/// tipping). With at most four points, every pair whose line has all the others on one side
+/// is a hull edge.
 fn support_radius(points: &[ConstraintPoint], center: &Vector3, tangents: &[Vector3; 2]) -> Real {
     if points.len() < 3 {
         return 0.0;
     }
-    let mut flat: ArrayVec<Vector2, 4> = points
+    let flat: ArrayVec<Vector2, 4> = points
         .iter()
         .map(|p| {
             let d = p.anchor_a - center;
             Vector2::new(d.dot(&tangents[0]), d.dot(&tangents[1]))
         })
         .collect();
-    flat.sort_by(|p, q| p.y.atan2(p.x).total_cmp(&q.y.atan2(q.x)));
+    let cross = |o: &Vector2, p: &Vector2, q: &Vector2| (p - o).perp(&(q - o));
     let mut radius = Real::INFINITY;
-    for k in 0..flat.len() {
-        let (p, q) = (flat[k], flat[(k + 1) % flat.len()]);
-        let edge = q - p;
-        let length = edge.norm();
-        if length <= Real::EPSILON {
-            continue;
+    for i in 0..flat.len() {
+        for j in i + 1..flat.len() {
+            let (p, q) = (&flat[i], &flat[j]);
+            let length = (q - p).norm();
+            if length <= Real::EPSILON {
+                continue;
+            }
+            let sides = flat
+                .iter()
+                .enumerate()
+                .filter(|&(k, _)| k != i && k != j)
+                .map(|(_, r)| cross(p, q, r));
+            let (mut left, mut right) = (false, false);
+            for side in sides {
+                left |= side > 0.0;
+                right |= side < 0.0;
+            }
+            if left && right {
+                continue; // a diagonal
+            }
+            let distance = cross(p, q, &Vector2::zeros()).abs() / length;
+            radius = radius.min(distance);
         }
-        // The centre's distance to the edge's line, signed positive inside.
-        let inside = (edge.x * -p.y - edge.y * -p.x) / length;
-        radius = radius.min(inside);
     }
-    if radius.is_finite() {
-        radius.max(0.0)
-    } else {
-        0.0
-    }
+    if radius.is_finite() { radius } else { 0.0 }
 }
 
 /// `(I_a^-1 + I_b^-1)^-1`, scaled to order one before inverting (a millimetre body's
@@ -253,39 +296,63 @@ fn angular_mass(inverse_sum: &Matrix3) -> Matrix3 {
         .map_or_else(Matrix3::zeros, |m| m / scale)
 }
 
-/// The two bodies of a constraint, copied out of the dense array (and written back after).
-fn pair_of(bodies: &[SolverBody], c: &ContactConstraint) -> (SolverBody, SolverBody) {
-    (bodies[c.a as usize], bodies[c.b as usize])
+/// The two bodies of a constraint, borrowed from the dense array. A fixed body's state is
+/// shared by all its constraints and never changes (its inverse mass and inertia are zero, so
+/// every impulse adds exactly zero to it).
+fn pair_of<'a>(
+    bodies: &'a mut [SolverBody],
+    c: &ContactConstraint,
+) -> (&'a mut SolverBody, &'a mut SolverBody) {
+    let (i, j) = (c.a as usize, c.b as usize);
+    debug_assert!(i != j);
+    if i < j {
+        let (low, high) = bodies.split_at_mut(j);
+        (&mut low[i], &mut high[0])
+    } else {
+        let (low, high) = bodies.split_at_mut(i);
+        (&mut high[0], &mut low[j])
+    }
 }
 
-fn write_back(bodies: &mut [SolverBody], c: &ContactConstraint, a: SolverBody, b: SolverBody) {
-    // Fixed bodies (zero inverse mass) are never changed; skipping them keeps a ground shared
-    // by many constraints untouched.
-    if a.inverse_mass > 0.0 {
-        bodies[c.a as usize] = a;
-    }
-    if b.inverse_mass > 0.0 {
-        bodies[c.b as usize] = b;
-    }
+/// The speed at which the point closes along the normal (negative when approaching).
+#[inline]
+fn normal_speed(a: &SolverBody, b: &SolverBody, n: &Vector3, p: &ConstraintPoint) -> Real {
+    (b.linvel - a.linvel).dot(n) + b.angvel.dot(&p.arm_b) - a.angvel.dot(&p.arm_a)
+}
+
+/// A normal impulse `impulse` (newton seconds) at the point: b pushed along `n`, a back.
+#[inline]
+fn push(a: &mut SolverBody, b: &mut SolverBody, n: &Vector3, p: &ConstraintPoint, impulse: Real) {
+    a.linvel -= n * (impulse * a.inverse_mass);
+    a.angvel -= p.turn_a * impulse;
+    b.linvel += n * (impulse * b.inverse_mass);
+    b.angvel += p.turn_b * impulse;
+}
+
+/// A friction impulse (along the two tangents) at the friction centre: b dragged along, a back.
+#[inline]
+fn rub(a: &mut SolverBody, b: &mut SolverBody, c: &ContactConstraint, impulse: &Vector2) {
+    let linear = c.tangents[0] * impulse.x + c.tangents[1] * impulse.y;
+    let [turns_a, turns_b] = &c.friction_turns;
+    a.linvel -= linear * a.inverse_mass;
+    a.angvel -= turns_a[0] * impulse.x + turns_a[1] * impulse.y;
+    b.linvel += linear * b.inverse_mass;
+    b.angvel += turns_b[0] * impulse.x + turns_b[1] * impulse.y;
 }
 
 /// Applies the accumulated impulses, once per substep (the accumulated impulse is the
 /// per-substep one, as in Box2D).
 pub(crate) fn warm_start(bodies: &mut [SolverBody], constraints: &[ContactConstraint]) {
     for c in constraints {
-        let (mut a, mut b) = pair_of(bodies, c);
+        let (a, b) = pair_of(bodies, c);
         for p in &c.points {
-            let impulse = c.normal * p.normal_impulse;
-            a.apply(&p.anchor_a, &-impulse);
-            b.apply(&p.anchor_b, &impulse);
+            push(a, b, &c.normal, p, p.normal_impulse);
         }
-        let friction = c.tangents[0] * c.friction_impulse.x + c.tangents[1] * c.friction_impulse.y;
-        a.apply(&c.center_a, &-friction);
-        b.apply(&c.center_b, &friction);
-        let twist = c.normal * c.twist_impulse + c.tilt_impulse;
-        a.apply_angular(&-twist);
-        b.apply_angular(&twist);
-        write_back(bodies, c, a, b);
+        rub(a, b, c, &c.friction_impulse);
+        a.angvel -= c.twist_turns[0] * c.twist_impulse;
+        b.angvel += c.twist_turns[1] * c.twist_impulse;
+        a.apply_angular(&-c.tilt_impulse);
+        b.apply_angular(&c.tilt_impulse);
     }
 }
 
@@ -332,20 +399,21 @@ pub(crate) fn solve(
     use_bias: bool,
 ) {
     for c in constraints.iter_mut() {
-        let (mut a, mut b) = pair_of(bodies, c);
+        let (a, b) = pair_of(bodies, c);
         let softness = if c.fixed_pair {
             settings.fixed_softness
         } else {
             settings.softness
         };
-        let moved = b.delta_position - a.delta_position;
         let n = c.normal;
+        let moved = (b.delta_position - a.delta_position).dot(&n);
         let mut total_normal_impulse = 0.0;
         let mut twist_limit = 0.0;
         for p in c.points.iter_mut() {
-            let ra_now = a.delta_rotation * p.anchor_a;
-            let rb_now = b.delta_rotation * p.anchor_b;
-            let separation = (moved + rb_now - ra_now).dot(&n) + p.adjusted_separation;
+            // The separation now, to first order in the turns (exact for the translations):
+            // `s0 + n . (dp_b - dp_a) + theta_b . (r_b x n) - theta_a . (r_a x n)`.
+            let separation =
+                p.separation + moved + b.delta_angle.dot(&p.arm_b) - a.delta_angle.dot(&p.arm_a);
             let (bias, mass_scale, impulse_scale) = if separation > 0.0 {
                 (separation * settings.inverse_h, 1.0, 0.0)
             } else if use_bias {
@@ -355,7 +423,7 @@ pub(crate) fn solve(
             } else {
                 (0.0, 1.0, 0.0)
             };
-            let vn = (b.point_velocity(&p.anchor_b) - a.point_velocity(&p.anchor_a)).dot(&n);
+            let vn = normal_speed(a, b, &n, p);
             let impulse =
                 -p.normal_mass * (mass_scale * vn + bias) - impulse_scale * p.normal_impulse;
             let total = (p.normal_impulse + impulse).max(0.0);
@@ -364,12 +432,10 @@ pub(crate) fn solve(
             p.max_normal_impulse = p.max_normal_impulse.max(impulse);
             total_normal_impulse += total;
             twist_limit += p.lever_arm * total;
-            let impulse = n * impulse;
-            a.apply(&p.anchor_a, &-impulse);
-            b.apply(&p.anchor_b, &impulse);
+            push(a, b, &n, p, impulse);
         }
         if c.support_radius > 0.0 {
-            hold_tilt(c, &mut a, &mut b, total_normal_impulse);
+            hold_tilt(c, a, b, total_normal_impulse);
         }
         if !use_bias {
             // Twist about the normal.
@@ -377,12 +443,16 @@ pub(crate) fn solve(
             let limit = c.friction * twist_limit;
             let old = c.twist_impulse;
             c.twist_impulse = (old - c.twist_mass * twist_speed).clamp(-limit, limit);
-            let twist = n * (c.twist_impulse - old);
-            a.apply_angular(&-twist);
-            b.apply_angular(&twist);
+            let delta = c.twist_impulse - old;
+            a.angvel -= c.twist_turns[0] * delta;
+            b.angvel += c.twist_turns[1] * delta;
             // Sliding, at the friction centre.
-            let dv = b.point_velocity(&c.center_b) - a.point_velocity(&c.center_a);
-            let vt = Vector2::new(dv.dot(&c.tangents[0]), dv.dot(&c.tangents[1]));
+            let dv = b.linvel - a.linvel;
+            let [arms_a, arms_b] = &c.friction_arms;
+            let vt = Vector2::new(
+                dv.dot(&c.tangents[0]) + b.angvel.dot(&arms_b[0]) - a.angvel.dot(&arms_a[0]),
+                dv.dot(&c.tangents[1]) + b.angvel.dot(&arms_b[1]) - a.angvel.dot(&arms_a[1]),
+            );
             let mut total = c.friction_impulse - c.tangent_mass * vt;
             let limit = c.friction * total_normal_impulse;
             let length_sq = total.norm_squared();
@@ -391,11 +461,8 @@ pub(crate) fn solve(
             }
             let delta = total - c.friction_impulse;
             c.friction_impulse = total;
-            let impulse = c.tangents[0] * delta.x + c.tangents[1] * delta.y;
-            a.apply(&c.center_a, &-impulse);
-            b.apply(&c.center_b, &impulse);
+            rub(a, b, c, &delta);
         }
-        write_back(bodies, c, a, b);
     }
 }
 
@@ -440,21 +507,18 @@ pub(crate) fn restitution(
         if c.restitution == 0.0 {
             continue;
         }
-        let (mut a, mut b) = pair_of(bodies, c);
+        let (a, b) = pair_of(bodies, c);
         for p in c.points.iter_mut() {
             if p.relative_velocity > -threshold || p.max_normal_impulse == 0.0 {
                 continue;
             }
-            let vn = (b.point_velocity(&p.anchor_b) - a.point_velocity(&p.anchor_a)).dot(&c.normal);
+            let vn = normal_speed(a, b, &c.normal, p);
             let impulse = -p.normal_mass * (vn + c.restitution * p.relative_velocity);
             let total = (p.normal_impulse + impulse).max(0.0);
             let impulse = total - p.normal_impulse;
             p.normal_impulse = total;
-            let impulse = c.normal * impulse;
-            a.apply(&p.anchor_a, &-impulse);
-            b.apply(&p.anchor_b, &impulse);
+            push(a, b, &c.normal, p, impulse);
         }
-        write_back(bodies, c, a, b);
     }
 }
 

@@ -1,0 +1,131 @@
+//! Boxes and balls dropped into a closed bin with the default settings: no NaN, none escapes,
+//! the kinetic energy stays below what the fall can give, and the boxes come to rest without
+//! jitter. Balls on the floor may keep rolling (there is no rolling resistance, as in Box2D's
+//! and rapier's defaults): their speed is reported, and may only fall. A short run by default; the 1,000-body, 50,000-step soak is `#[ignore]`d (run it
+//! in release: `cargo test --release --test bin -- --ignored --nocapture`).
+
+use minirigid::prelude::*;
+use minirigid::scenes::bin;
+
+struct Figures {
+    /// The largest total kinetic energy seen, over the potential energy the fall can release.
+    energy_ratio: f64,
+    /// The fastest box in the last second.
+    resting_speed: Real,
+    /// The farthest any box moved over the last `window` steps.
+    resting_drift: Real,
+    /// The fastest ball in the last second.
+    rolling_speed: Real,
+}
+
+fn drop_into_the_bin(count: usize, steps: usize, window: usize) -> Figures {
+    let (mut world, inside) = bin(count, 7, true);
+    let handles: Vec<BodyHandle> = world
+        .bodies()
+        .filter(|(_, b)| b.kind() == BodyKind::Dynamic)
+        .map(|(h, _)| h)
+        .collect();
+    assert_eq!(handles.len(), count);
+    let g = f64::from(world.config().gravity.norm());
+    let releasable: f64 = handles
+        .iter()
+        .map(|h| {
+            let b = world.body(*h).unwrap();
+            f64::from(b.mass()) * g * f64::from(b.position().y)
+        })
+        .sum();
+    let slack = 1e-3;
+    let mut figures = Figures {
+        energy_ratio: 0.0,
+        resting_speed: 0.0,
+        resting_drift: 0.0,
+        rolling_speed: 0.0,
+    };
+    let is_box = |world: &World, h: &BodyHandle| {
+        matches!(
+            world.body(*h).unwrap().collider().shape,
+            Shape::Cuboid { .. }
+        )
+    };
+    let mut window_start: Vec<Point3> = Vec::new();
+    let last_second = (1.0 / world.config().dt) as usize;
+    for step in 0..steps {
+        world.step();
+        let mut energy = 0.0;
+        for h in &handles {
+            let body = world.body(*h).unwrap();
+            let p = body.position();
+            assert!(
+                p.coords.iter().all(|c| c.is_finite()),
+                "step {step}: a position is not finite"
+            );
+            assert!(
+                inside.loosened(slack).contains_point(&p),
+                "step {step}: a body left the bin: {p:?}"
+            );
+            energy += f64::from(body.kinetic_energy());
+            if step + last_second >= steps {
+                let speed = body.linvel().norm();
+                if is_box(&world, h) {
+                    figures.resting_speed = figures.resting_speed.max(speed);
+                } else {
+                    figures.rolling_speed = figures.rolling_speed.max(speed);
+                }
+            }
+        }
+        figures.energy_ratio = figures.energy_ratio.max(energy / releasable);
+        if step + window == steps {
+            window_start = handles
+                .iter()
+                .map(|h| world.body(*h).unwrap().position())
+                .collect();
+        }
+    }
+    figures.resting_drift = handles
+        .iter()
+        .zip(&window_start)
+        .filter(|(h, _)| is_box(&world, h))
+        .map(|(h, p)| (world.body(*h).unwrap().position() - p).norm())
+        .fold(0.0, Real::max);
+    figures
+}
+
+#[test]
+fn a_hundred_bodies_fall_into_the_bin_and_rest() {
+    let figures = drop_into_the_bin(100, 600, 60);
+    assert!(
+        figures.energy_ratio < 1.0,
+        "energy ratio {}",
+        figures.energy_ratio
+    );
+    assert!(
+        figures.rolling_speed < 0.5,
+        "rolling speed {}",
+        figures.rolling_speed
+    );
+    assert!(
+        figures.resting_speed < 0.05,
+        "resting speed {}",
+        figures.resting_speed
+    );
+    assert!(
+        figures.resting_drift < 0.01,
+        "drift {}",
+        figures.resting_drift
+    );
+}
+
+#[test]
+#[ignore = "a soak of about a minute in release; run by hand"]
+fn a_thousand_bodies_in_the_bin_for_50000_steps() {
+    let figures = drop_into_the_bin(1_000, 50_000, 10_000);
+    println!(
+        "largest kinetic energy {:.3} of the releasable potential energy; fastest box in the \
+         last second {:.5} m/s; farthest any box moved in the last 10,000 steps {:.5} m; \
+         fastest ball in the last second {:.5} m/s",
+        figures.energy_ratio, figures.resting_speed, figures.resting_drift, figures.rolling_speed
+    );
+    assert!(figures.energy_ratio < 1.0);
+    assert!(figures.resting_speed < 0.05);
+    assert!(figures.resting_drift < 0.01);
+}
