@@ -15,19 +15,18 @@ use slotmap::SlotMap;
 
 /// A world of rigid bodies advanced in fixed steps.
 ///
-/// A step, as data flows: (1) gravity changes the velocities of dynamic bodies; (2) every
-/// collider's world AABB is updated from its body's pose; (3) the broad phase finds the
-/// overlapping AABB pairs, each once, sorted by body handle; (4) the staged narrow phase
-/// (bounding spheres, AABBs, exact test) gives the contacts; (5) the configured [`Response`]
-/// changes velocities and positions; (6) positions integrate, contact events are emitted and
-/// the step counter advances. Nothing depends on hash order, threads or the clock: the same
-/// world gives bit-identical states on the same binary.
+/// A step (see [`World::step`] for its stages) finds the contacts (broad phase, then seed
+/// 004's staged narrow phase), lets the configured [`Response`] act on them, moves the bodies
+/// and reports contact events. Nothing depends on hash order, threads or the clock: the same
+/// world gives bit-identical states on the same binary, also after a snapshot round trip.
 ///
-/// Discrete steps have a speed limit: a body is caught by another only if it cannot cross the
-/// other's centre plane in one step, that is while `|v| dt < r_a + r_b`, with `r_a` and `r_b`
-/// the two bodies' half-sizes along the motion (for two unit cubes meeting face on, `1`).
-/// Faster bodies can pass through. Speeds are also capped at [`limits::MAX_SPEED`] and
-/// [`limits::MAX_ANGULAR_SPEED`] (checked on input, clamped each step).
+/// With `Response::Reflect`, discrete steps have a speed limit: a body is caught by another
+/// only if it cannot cross the other's centre plane in one step, that is while
+/// `|v| dt < r_a + r_b`, with `r_a` and `r_b` the two bodies' half-sizes along the motion (for
+/// two unit cubes meeting face on, `1`); faster bodies can pass through. The solver's
+/// speculative margin grows with speed and catches them. Speeds are capped at
+/// [`crate::limits::MAX_SPEED`] and [`crate::limits::MAX_ANGULAR_SPEED`] (checked on input,
+/// clamped each step).
 #[derive(Debug, Clone)]
 pub struct World {
     pub(crate) config: WorldConfig,
