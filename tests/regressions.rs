@@ -56,3 +56,34 @@ fn speeds_at_the_limit_stay_finite() {
         .to_string();
     assert!(error.contains("desc.linvel.x"), "{error}");
 }
+
+/// Found by `cargo fuzz run snapshot_decode` on format 2: a snapshot whose contact set warm
+/// starts a 1e-6 kg box with a normal impulse of 1e18 N s. The impulse is within the limits a
+/// snapshot accepts, but the velocity it gives was integrated before the speed limit applied,
+/// and the box left the coordinate range in one step, so the stepped world no longer restored.
+/// Speeds are now held to the limits before every position update.
+#[test]
+fn fuzz_huge_warm_start_impulse_stays_in_range() {
+    let data = include_bytes!("data/fuzz-huge-warm-start-impulse.bin");
+    let mut world = World::from_bytes(data).unwrap();
+    world.step();
+    let again = World::from_bytes(&world.to_bytes().unwrap()).unwrap();
+    assert_eq!(again.state_hash(), world.state_hash());
+    for (_, body) in world.bodies() {
+        assert!(body.linvel().norm() <= minirigid::world::limits::MAX_SPEED * (1.0 + 1e-6));
+    }
+}
+
+/// Found by `cargo fuzz run snapshot_decode` on format 2: a spin clamped to the angular speed
+/// limit came out 1e5 (1 + 1e-7) rad/s about one axis after rounding, which a snapshot refuses.
+/// The clamp now lands a few ulps inside the limit.
+#[test]
+fn fuzz_clamped_speeds_stay_inside_the_limit() {
+    let data = include_bytes!("data/fuzz-angular-speed-at-the-limit.bin");
+    let mut world = World::from_bytes(data).unwrap();
+    for _ in 0..3 {
+        world.step();
+        let again = World::from_bytes(&world.to_bytes().unwrap()).unwrap();
+        assert_eq!(again.state_hash(), world.state_hash());
+    }
+}

@@ -109,6 +109,17 @@ fn version_1_snapshots_still_load() {
     assert_eq!(room.config().solver, SolverConfig::default());
     assert!(room.contact_impulses().is_empty());
     assert_eq!(room.len(), 14);
+    // Every truncation of a version-1 file, and a version-1 header on version-2 data, is refused.
+    let v1 = include_bytes!("data/v1-room.bin");
+    for len in 0..v1.len() {
+        assert!(
+            World::from_bytes(&v1[..len]).is_err(),
+            "truncated to {len} bytes"
+        );
+    }
+    let mut relabelled = World::from_bytes(v1).unwrap().to_bytes().unwrap();
+    relabelled[4..8].copy_from_slice(&1u32.to_le_bytes());
+    assert!(World::from_bytes(&relabelled).is_err());
     let seed = World::from_json(include_str!("data/v1-seed003.json")).unwrap();
     assert_eq!(seed.config().response, Response::Reflect);
     // Saved again, they are version 2 and round-trip bit for bit.

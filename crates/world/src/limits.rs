@@ -62,12 +62,13 @@ pub(crate) fn components_within(
     Ok(())
 }
 
-/// `v` shortened to at most `max` long (direction kept).
+/// `v` shortened to at most `max` long (direction kept). Shortened a few ulps further, so
+/// that rounding never leaves a component above `max` (which a snapshot would then refuse).
 #[inline]
 pub(crate) fn clamp_length(v: Vector3, max: Real) -> Vector3 {
     let length_sq = v.norm_squared();
     if length_sq > max * max {
-        v * (max / length_sq.sqrt())
+        v * (max * (1.0 - 4.0 * Real::EPSILON) / length_sq.sqrt())
     } else {
         v
     }

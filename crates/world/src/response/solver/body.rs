@@ -118,9 +118,14 @@ pub(crate) fn integrate_velocity(
 }
 
 /// Per substep, for a dynamic or kinematic body: the centre of mass moves by `v h`, the
-/// rotation by `w h` (exactly, as an axis-angle turn).
+/// rotation by `w h` (exactly, as an axis-angle turn). The speeds are held to the world's
+/// limits first: the impulses applied since the velocity update (warm started from a snapshot,
+/// say) must not carry a body past them.
 #[inline]
 pub(crate) fn integrate_position(state: &mut SolverBody, h: Real) {
+    state.linvel = limits::clamp_length(state.linvel, limits::MAX_SPEED);
+    let max_angular_speed = (0.25 * std::f32::consts::PI / h).min(limits::MAX_ANGULAR_SPEED);
+    state.angvel = limits::clamp_length(state.angvel, max_angular_speed);
     state.delta_position += state.linvel * h;
     if state.angvel != Vector3::zeros() {
         state.delta_angle += state.angvel * h;
