@@ -87,26 +87,13 @@ pub fn room(count: usize, seed: u64, max_speed: Real) -> World {
                 break v * max_speed;
             }
         };
-        let desc = if i % 3 == 2 {
-            BodyDesc::dynamic()
-                .ball(0.2 + 0.3 * rng.unit())
-                .color([0.2, 0.7, 0.3])
-        } else {
-            let half = Vector3::new(
-                0.2 + 0.3 * rng.unit(),
-                0.2 + 0.3 * rng.unit(),
-                0.2 + 0.3 * rng.unit(),
-            );
-            let turn = geom::UnitQuaternion::from_euler_angles(
+        let desc = mixed_body(&mut rng, i, |rng| {
+            geom::UnitQuaternion::from_euler_angles(
                 rng.signed() * 3.0,
                 rng.signed() * 3.0,
                 rng.signed() * 3.0,
-            );
-            BodyDesc::dynamic()
-                .cuboid(half)
-                .rotation(turn)
-                .color([0.8, 0.4, 0.2])
-        };
+            )
+        });
         world
             .insert(desc.position(position).linvel(velocity))
             .expect("a valid body");
@@ -230,22 +217,9 @@ pub fn bin(count: usize, seed: u64, lid: bool) -> (World, geom::Aabb) {
             1.0 + spacing * layer as Real,
             origin + spacing * row as Real,
         );
-        let desc = if i % 3 == 2 {
-            BodyDesc::dynamic()
-                .ball(0.2 + 0.3 * rng.unit())
-                .color([0.2, 0.7, 0.3])
-        } else {
-            let half = Vector3::new(
-                0.2 + 0.3 * rng.unit(),
-                0.2 + 0.3 * rng.unit(),
-                0.2 + 0.3 * rng.unit(),
-            );
-            let turn = geom::uniform_rotation(rng.unit(), rng.unit(), rng.unit());
-            BodyDesc::dynamic()
-                .cuboid(half)
-                .rotation(turn)
-                .color([0.8, 0.4, 0.2])
-        };
+        let desc = mixed_body(&mut rng, i, |rng| {
+            geom::uniform_rotation(rng.unit(), rng.unit(), rng.unit())
+        });
         world.insert(desc.position(position)).expect("a valid body");
     }
     let inside = geom::Aabb::new(
@@ -253,6 +227,30 @@ pub fn bin(count: usize, seed: u64, lid: bool) -> (World, geom::Aabb) {
         geom::Point3::new(half_side, height, half_side),
     );
     (world, inside)
+}
+
+/// Body `i` of a seeded mix: every third a green ball (radius 0.2 to 0.5 m), the others orange
+/// boxes (half extents 0.2 to 0.5 m) turned by `turn`.
+fn mixed_body(
+    rng: &mut SplitMix,
+    i: usize,
+    turn: impl FnOnce(&mut SplitMix) -> geom::UnitQuaternion,
+) -> BodyDesc {
+    if i % 3 == 2 {
+        return BodyDesc::dynamic()
+            .ball(0.2 + 0.3 * rng.unit())
+            .color([0.2, 0.7, 0.3]);
+    }
+    let half = Vector3::new(
+        0.2 + 0.3 * rng.unit(),
+        0.2 + 0.3 * rng.unit(),
+        0.2 + 0.3 * rng.unit(),
+    );
+    let rotation = turn(rng);
+    BodyDesc::dynamic()
+        .cuboid(half)
+        .rotation(rotation)
+        .color([0.8, 0.4, 0.2])
 }
 
 /// The inner half size of the room made by [`room`] for `count` bodies.
