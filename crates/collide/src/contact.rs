@@ -35,7 +35,9 @@ pub struct FeatureId(pub u32);
 pub struct ContactPoint {
     /// Midway between the two surfaces.
     pub position: Point3,
-    /// How deep the shapes overlap at this point, along the contact normal (`>= 0` up to rounding).
+    /// How deep the shapes overlap at this point, along the contact normal: `>= 0` (up to
+    /// rounding) from the exact tests; from the `_within` forms, negative for a point up to the
+    /// margin apart (minus the gap).
     pub depth: Real,
     /// The features that meet here.
     pub id: FeatureId,
@@ -45,7 +47,9 @@ pub struct ContactPoint {
 ///
 /// `normal` is unit and points from the first shape toward the second; `depth >= 0`. Moving
 /// the second shape by `normal * depth`, or the first by `-normal * depth`, leaves them just
-/// touching: `(normal, depth)` is the minimum translation (MTD).
+/// touching: `(normal, depth)` is the minimum translation (MTD). Contacts from the `_within`
+/// forms (for a solver) may be speculative, with a negative depth, and a box pair's normal there
+/// is a face's when one is nearly as good (see [`crate::obb_obb_contact_within`]).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Contact {
     /// Unit, from the first shape toward the second.
