@@ -62,14 +62,7 @@ pub fn room(count: usize, seed: u64, max_speed: Real) -> World {
             half[axis] = thickness;
             let mut center = Vector3::zeros();
             center[axis] = side * (half_side + thickness);
-            world
-                .insert(
-                    BodyDesc::fixed()
-                        .cuboid(half)
-                        .position(center)
-                        .color([0.4, 0.4, 0.45]),
-                )
-                .expect("a valid wall");
+            wall(&mut world, half, center);
         }
     }
     let mut rng = SplitMix(seed);
@@ -179,16 +172,6 @@ pub fn bin(count: usize, seed: u64, lid: bool) -> (World, geom::Aabb) {
     let half_side = 0.5 * spacing * per_row as Real + 0.5;
     let layers = count.div_ceil(per_row * per_row);
     let height = 2.0 + spacing * layers as Real;
-    let wall = |world: &mut World, half: Vector3, center: Vector3| {
-        world
-            .insert(
-                BodyDesc::fixed()
-                    .cuboid(half)
-                    .position(center)
-                    .color([0.4, 0.4, 0.45]),
-            )
-            .expect("a valid wall");
-    };
     ground(&mut world, half_side + 1.0);
     for (axis, side) in [(0, -1.0), (0, 1.0), (2, -1.0), (2, 1.0)] {
         let mut half = Vector3::new(half_side + 1.0, 0.5 * height, half_side + 1.0);
@@ -227,6 +210,18 @@ pub fn bin(count: usize, seed: u64, lid: bool) -> (World, geom::Aabb) {
         geom::Point3::new(half_side, height, half_side),
     );
     (world, inside)
+}
+
+/// A static grey wall of `half` extents centred at `center`.
+fn wall(world: &mut World, half: Vector3, center: Vector3) {
+    world
+        .insert(
+            BodyDesc::fixed()
+                .cuboid(half)
+                .position(center)
+                .color([0.4, 0.4, 0.45]),
+        )
+        .expect("a valid wall");
 }
 
 /// Body `i` of a seeded mix: every third a green ball (radius 0.2 to 0.5 m), the others orange

@@ -222,6 +222,21 @@ impl<'a> Pair<'a> {
         self.query_kinds(early_out).best
     }
 
+    /// The contact points on `axis`: the clipped incident face (points up to `margin` above the
+    /// reference face) for a face axis, one point for an edge axis.
+    fn points_of(&self, axis: &SatResult, margin: Real) -> ArrayVec<ContactPoint, 4> {
+        let (a, b, n) = (self.a, self.b, &axis.normal);
+        match axis.axis {
+            SatAxis::FaceA(i) => {
+                face_points(a, &self.ma, i as usize, n, b, &self.mb, false, margin)
+            }
+            SatAxis::FaceB(j) => {
+                face_points(b, &self.mb, j as usize, &-n, a, &self.ma, true, margin)
+            }
+            SatAxis::Edge(i, j) => edge_point(self, i as usize, j as usize, n, -axis.separation),
+        }
+    }
+
     /// [`Pair::query`], also keeping the best axis of each kind (A's faces, B's faces, edges),
     /// for the solver's manifold, which prefers faces.
     fn query_kinds(&self, early_out: Option<Real>) -> SatKinds {
@@ -358,34 +373,10 @@ pub fn obb_obb_contact(a: &Obb, b: &Obb) -> Option<Contact> {
     if sat.separation > 0.0 {
         return None;
     }
-    let depth = -sat.separation;
-    let points = match sat.axis {
-        SatAxis::FaceA(i) => face_points(
-            a,
-            &pair.ma,
-            i as usize,
-            &sat.normal,
-            b,
-            &pair.mb,
-            false,
-            0.0,
-        ),
-        SatAxis::FaceB(j) => face_points(
-            b,
-            &pair.mb,
-            j as usize,
-            &-sat.normal,
-            a,
-            &pair.ma,
-            true,
-            0.0,
-        ),
-        SatAxis::Edge(i, j) => edge_point(&pair, i as usize, j as usize, &sat.normal, depth),
-    };
     Some(Contact {
         normal: sat.normal,
-        depth,
-        points,
+        depth: -sat.separation,
+        points: pair.points_of(&sat, 0.0),
     })
 }
 
@@ -420,29 +411,7 @@ pub fn obb_obb_contact_within(a: &Obb, b: &Obb, margin: Real) -> Option<Contact>
     } else {
         face_a
     };
-    let points = match face.axis {
-        SatAxis::FaceA(i) => face_points(
-            a,
-            &pair.ma,
-            i as usize,
-            &face.normal,
-            b,
-            &pair.mb,
-            false,
-            margin,
-        ),
-        SatAxis::FaceB(j) => face_points(
-            b,
-            &pair.mb,
-            j as usize,
-            &-face.normal,
-            a,
-            &pair.ma,
-            true,
-            margin,
-        ),
-        SatAxis::Edge(..) => ArrayVec::new(),
-    };
+    let points = pair.points_of(&face, margin);
     // The face contact's separation: its deepest clipped point.
     let clipped = points
         .iter()
@@ -451,13 +420,11 @@ pub fn obb_obb_contact_within(a: &Obb, b: &Obb, margin: Real) -> Option<Contact>
     if let Some(edge) = kinds.edge
         && (points.is_empty() || edge.separation > 0.9 * clipped + tolerance)
         && edge.separation <= margin
-        && let SatAxis::Edge(i, j) = edge.axis
     {
-        let depth = -edge.separation;
         return Some(Contact {
             normal: edge.normal,
-            depth,
-            points: edge_point(&pair, i as usize, j as usize, &edge.normal, depth),
+            depth: -edge.separation,
+            points: pair.points_of(&edge, margin),
         });
     }
     if points.is_empty() {

@@ -39,7 +39,7 @@ impl Collision {
     ) {
         self.update_volumes(bodies, speculative);
         self.broad_phase();
-        self.narrow_phase(contacts);
+        self.narrow_phase(contacts, speculative.is_some());
     }
 
     /// World volumes and AABBs, densely in handle order (the order slots are visited). With
@@ -89,13 +89,13 @@ impl Collision {
 
     /// Seed 004's staged filter on every overlapping pair; with a margin, each pair's margin
     /// is the sum of its two bodies' reaches.
-    fn narrow_phase(&mut self, contacts: &mut Vec<ContactPair>) {
+    fn narrow_phase(&mut self, contacts: &mut Vec<ContactPair>, speculative: bool) {
         let mut filter = StagedFilter::new();
         contacts.clear();
         self.contact_indices.clear();
         for &(i, j) in &self.pairs {
             let (i, j) = (i as usize, j as usize);
-            let found = if !self.reach.is_empty() {
+            let found = if speculative {
                 let margin = self.reach[i] + self.reach[j];
                 filter.contact_within(&self.posed[i], &self.posed[j], margin)
             } else {

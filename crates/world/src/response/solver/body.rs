@@ -111,10 +111,13 @@ pub(crate) fn integrate_velocity(
         }
     }
     state.linvel = limits::clamp_length(state.linvel, limits::MAX_SPEED);
-    // Box3D's rotation cap: at most a quarter turn per substep, so the rotation update stays
-    // meaningful.
-    let max_angular_speed = (0.25 * std::f32::consts::PI / h).min(limits::MAX_ANGULAR_SPEED);
-    state.angvel = limits::clamp_length(state.angvel, max_angular_speed);
+    state.angvel = limits::clamp_length(state.angvel, max_angular_speed(h));
+}
+
+/// Box3D's rotation cap: at most an eighth of a turn per substep of `h`, so that the rotation
+/// update stays meaningful (and never above the world's limit).
+fn max_angular_speed(h: Real) -> Real {
+    (0.25 * std::f32::consts::PI / h).min(limits::MAX_ANGULAR_SPEED)
 }
 
 /// Per substep, for a dynamic or kinematic body: the centre of mass moves by `v h`, the
@@ -124,8 +127,7 @@ pub(crate) fn integrate_velocity(
 #[inline]
 pub(crate) fn integrate_position(state: &mut SolverBody, h: Real) {
     state.linvel = limits::clamp_length(state.linvel, limits::MAX_SPEED);
-    let max_angular_speed = (0.25 * std::f32::consts::PI / h).min(limits::MAX_ANGULAR_SPEED);
-    state.angvel = limits::clamp_length(state.angvel, max_angular_speed);
+    state.angvel = limits::clamp_length(state.angvel, max_angular_speed(h));
     state.delta_position += state.linvel * h;
     if state.angvel != Vector3::zeros() {
         state.delta_angle += state.angvel * h;
