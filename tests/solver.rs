@@ -363,20 +363,29 @@ fn an_overlapped_pyramid_separates_and_comes_to_rest() {
             cubes.push(world.insert(desc).unwrap());
         }
     }
-    // The push-out cap bounds each contact's separating speed (3 m/s). Five rows deep the
-    // speeds add up: the top cube pops out at 9.7 m/s in the first step (measured). The
-    // issue's bound, every body under the cap, is not met; this holds the present behaviour.
+    // No body is thrown: deep overlaps are pushed out through push-out velocities that move
+    // positions and are dropped, held to the cap per body however many overlaps push it (the
+    // top cube rests on four rows of them). A body's velocity stays under the cap, and its
+    // displacement per step under the cap plus what gravity and the contacts give it.
     let cap = world.config().solver.max_push_out_speed;
-    let mut fastest: Real = 0.0;
+    let dt = world.config().dt;
+    let (mut fastest, mut fastest_moving): (Real, Real) = (0.0, 0.0);
     for _ in 0..300 {
+        let before: Vec<Point3> = cubes
+            .iter()
+            .map(|h| world.body(*h).unwrap().position())
+            .collect();
         world.step();
-        for h in &cubes {
-            fastest = fastest.max(world.body(*h).unwrap().linvel().norm());
+        for (h, p) in cubes.iter().zip(&before) {
+            let body = world.body(*h).unwrap();
+            fastest = fastest.max(body.linvel().norm());
+            fastest_moving = fastest_moving.max((body.position() - p).norm() / dt);
         }
     }
+    assert!(fastest <= cap, "a cube reached {fastest} m/s (cap {cap})");
     assert!(
-        fastest <= 4.0 * cap,
-        "a cube reached {fastest} m/s (cap {cap})"
+        fastest_moving <= 1.25 * cap,
+        "a cube moved at {fastest_moving} m/s (cap {cap})"
     );
     for h in &cubes {
         let body = world.body(*h).unwrap();

@@ -39,7 +39,8 @@ pub struct SolverConfig {
     /// Damping ratio of that spring (1 is critical; larger settles without overshoot, which
     /// large piles need). Default 10.
     pub contact_damping_ratio: Real,
-    /// The fastest a penetration is pushed out (metres per second). Default 3.
+    /// The fastest a penetration is pushed out (metres per second), per contact and, for
+    /// overlaps deeper than a centimetre, per body. Default 3.
     pub max_push_out_speed: Real,
     /// Contacts approaching slower than this (metres per second) do not bounce. Default 1.
     pub restitution_threshold: Real,

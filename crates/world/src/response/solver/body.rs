@@ -21,6 +21,11 @@ pub(crate) struct SolverBody {
     /// The same turn as the sum of the substeps' `w h`: the contacts' separations are updated
     /// to first order in it.
     pub(crate) delta_angle: Vector3,
+    /// The push-out velocities of this substep: how fast deep overlaps move the body apart.
+    /// They move positions and are then dropped, never becoming real velocity (see
+    /// `contact::DEEP_OVERLAP`).
+    pub(crate) push_linvel: Vector3,
+    pub(crate) push_angvel: Vector3,
     pub(crate) inverse_mass: Real,
     /// World-space inverse inertia at the start of the step, held for the step (as the
     /// constraints' effective masses are).
@@ -35,6 +40,8 @@ impl SolverBody {
         delta_position: Vector3::new(0.0, 0.0, 0.0),
         delta_rotation: UnitQuaternion::new_unchecked(geom::Quaternion::new(1.0, 0.0, 0.0, 0.0)),
         delta_angle: Vector3::new(0.0, 0.0, 0.0),
+        push_linvel: Vector3::new(0.0, 0.0, 0.0),
+        push_angvel: Vector3::new(0.0, 0.0, 0.0),
         inverse_mass: 0.0,
         inverse_inertia: Matrix3::new(0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0),
     };
@@ -52,6 +59,8 @@ impl SolverBody {
             delta_position: Vector3::zeros(),
             delta_rotation: UnitQuaternion::identity(),
             delta_angle: Vector3::zeros(),
+            push_linvel: Vector3::zeros(),
+            push_angvel: Vector3::zeros(),
             inverse_mass: body.mass_properties.inverse_mass,
             inverse_inertia: r * body.mass_properties.inverse_inertia * r.transpose(),
         }
@@ -120,18 +129,28 @@ fn max_angular_speed(h: Real) -> Real {
     (0.25 * std::f32::consts::PI / h).min(limits::MAX_ANGULAR_SPEED)
 }
 
-/// Per substep, for a dynamic or kinematic body: the centre of mass moves by `v h`, the
-/// rotation by `w h` (exactly, as an axis-angle turn). The speeds are held to the world's
-/// limits first: the impulses applied since the velocity update (warm started from a snapshot,
-/// say) must not carry a body past them.
+/// Per substep, for a dynamic or kinematic body: the centre of mass moves by `(v + v_push) h`,
+/// the rotation by `(w + w_push) h` (exactly, as an axis-angle turn); the push-out velocities
+/// are then dropped. The speeds are held to the world's limits first: the impulses applied
+/// since the velocity update (warm started from a snapshot, say) must not carry a body past
+/// them; the push-out is held to `max_push_out_speed` as a whole, however many overlaps push
+/// the body.
 #[inline]
-pub(crate) fn integrate_position(state: &mut SolverBody, h: Real) {
+pub(crate) fn integrate_position(state: &mut SolverBody, h: Real, max_push_out_speed: Real) {
+    let max_angular_speed = max_angular_speed(h);
     state.linvel = limits::clamp_length(state.linvel, limits::MAX_SPEED);
-    state.angvel = limits::clamp_length(state.angvel, max_angular_speed(h));
-    state.delta_position += state.linvel * h;
-    if state.angvel != Vector3::zeros() {
-        state.delta_angle += state.angvel * h;
-        let turn = UnitQuaternion::from_scaled_axis(state.angvel * h);
+    state.angvel = limits::clamp_length(state.angvel, max_angular_speed);
+    let (mut linvel, mut angvel) = (state.linvel, state.angvel);
+    if state.push_linvel != Vector3::zeros() || state.push_angvel != Vector3::zeros() {
+        linvel += limits::clamp_length(state.push_linvel, max_push_out_speed);
+        angvel = limits::clamp_length(angvel + state.push_angvel, max_angular_speed);
+        state.push_linvel = Vector3::zeros();
+        state.push_angvel = Vector3::zeros();
+    }
+    state.delta_position += linvel * h;
+    if angvel != Vector3::zeros() {
+        state.delta_angle += angvel * h;
+        let turn = UnitQuaternion::from_scaled_axis(angvel * h);
         state.delta_rotation =
             UnitQuaternion::new_normalize((turn * state.delta_rotation).into_inner());
     }

@@ -6,8 +6,10 @@
 //!    matched by feature id from the persistent contact set (warm starting);
 //! 2. per substep (`SolverConfig::substeps`, `h = dt / substeps`):
 //!    integrate velocities (gravity, gyroscopic term), warm start (apply the accumulated
-//!    impulses), solve (one soft iteration with position bias and speculative contacts),
-//!    integrate positions, relax (one rigid iteration, with friction);
+//!    impulses), solve (one soft iteration with position bias and speculative contacts; overlaps
+//!    deeper than `contact::DEEP_OVERLAP` push out through push-out velocities instead),
+//!    integrate positions (velocity plus push-out, which is then dropped), relax (one rigid
+//!    iteration, with friction);
 //! 3. restitution, once;
 //! 4. store the impulses in the persistent contact set; write poses and velocities back.
 //!
@@ -68,7 +70,7 @@ impl Solver {
             self.integrate_velocities(&config.gravity, h);
             contact::warm_start(&mut self.states, &self.constraints);
             contact::solve(&mut self.states, &mut self.constraints, &settings, true);
-            self.integrate_positions(h);
+            self.integrate_positions(h, config.solver.max_push_out_speed);
             contact::solve(&mut self.states, &mut self.constraints, &settings, false);
         }
         contact::restitution(
@@ -142,10 +144,10 @@ impl Solver {
         }
     }
 
-    fn integrate_positions(&mut self, h: Real) {
+    fn integrate_positions(&mut self, h: Real, max_push_out_speed: Real) {
         for (k, state) in self.states.iter_mut().enumerate() {
             if self.kinds[k] != BodyKind::Static {
-                body::integrate_position(state, h);
+                body::integrate_position(state, h, max_push_out_speed);
             }
         }
     }
