@@ -522,13 +522,17 @@ fn face_points(
         })
         .collect();
 
-    // Clip against the side planes x <= hu, -x <= hu, y <= hv, -y <= hv.
+    // Clip against the side planes x <= hu, -x <= hu, y <= hv, -y <= hv, from one buffer into
+    // the other and back (returning a polygon by value copies it through memcpy every time).
+    let mut scratch = ArrayVec::new();
+    let (mut polygon, mut scratch) = (&mut polygon, &mut scratch);
     for (plane, (coordinate, side, limit)) in
         [(0, 1.0, hu), (0, -1.0, hu), (1, 1.0, hv), (1, -1.0, hv)]
             .into_iter()
             .enumerate()
     {
-        polygon = clip(&polygon, coordinate, side, limit, 4 + plane as u8);
+        clip(polygon, coordinate, side, limit, 4 + plane as u8, scratch);
+        std::mem::swap(&mut polygon, &mut scratch);
         if polygon.is_empty() {
             break;
         }
@@ -576,7 +580,7 @@ fn face_points(
         .collect()
 }
 
-/// One Sutherland-Hodgman pass: keeps the part of the convex `polygon` where
+/// One Sutherland-Hodgman pass: `out` becomes the part of the convex `polygon` where
 /// `side * local[coordinate] <= limit`; new vertices take the plane's `label`.
 fn clip(
     polygon: &[ClipVertex],
@@ -584,8 +588,9 @@ fn clip(
     side: Real,
     limit: Real,
     label: u8,
-) -> ArrayVec<ClipVertex, 8> {
-    let mut out = ArrayVec::new();
+    out: &mut ArrayVec<ClipVertex, 8>,
+) {
+    out.clear();
     let count = polygon.len();
     for index in 0..count {
         let current = polygon[index];
@@ -612,7 +617,6 @@ fn clip(
             }
         }
     }
-    out
 }
 
 /// At most 4 of the points, chosen to keep the manifold stable and wide: the deepest, the one

@@ -71,15 +71,38 @@ impl SolverBody {
     pub(crate) fn point_velocity(&self, anchor: &Vector3) -> Vector3 {
         self.linvel + self.angvel.cross(anchor)
     }
+}
 
-    /// Applies an angular impulse.
+/// A body's velocities, copied out of its state for the solve of one constraint and stored
+/// back after (Box2D does the same): the rows of a constraint then work on values the
+/// compiler keeps in registers instead of going through memory at every point.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Motion {
+    pub(crate) linvel: Vector3,
+    pub(crate) angvel: Vector3,
+    pub(crate) inverse_mass: Real,
+}
+
+impl Motion {
     #[inline]
-    pub(crate) fn apply_angular(&mut self, impulse: &Vector3) {
-        self.angvel += self.inverse_inertia * impulse;
+    pub(crate) fn of(state: &SolverBody) -> Self {
+        Self {
+            linvel: state.linvel,
+            angvel: state.angvel,
+            inverse_mass: state.inverse_mass,
+        }
+    }
+
+    #[inline]
+    pub(crate) fn store(&self, state: &mut SolverBody) {
+        state.linvel = self.linvel;
+        state.angvel = self.angvel;
     }
 }
 
-/// Per substep, for a dynamic body: gravity, then the gyroscopic term, then the speed limits.
+/// Per substep, for a dynamic body: gravity, then the gyroscopic term (given the body's
+/// rotation and body-frame inertia; `None` when the inertia is the same about every axis and the
+/// term is zero), then the speed limits.
 ///
 /// Gyroscopic torque (E. Catto, "Numerical Methods", GDC 2015; Box3D): one implicit Newton step
 /// on `I (w2 - w1) + h w2 x (I w2) = 0` in the body frame, `J = I + h (skew(w) I - skew(I w))`,
@@ -90,14 +113,15 @@ impl SolverBody {
 /// angular momentum.
 pub(crate) fn integrate_velocity(
     state: &mut SolverBody,
-    rotation: &UnitQuaternion,
-    inertia: &Matrix3,
+    gyroscopic: Option<(UnitQuaternion, &Matrix3)>,
     gravity: &Vector3,
     h: Real,
 ) {
     state.linvel += gravity * h;
     // Below a microradian of turn per substep the gyroscopic term is far under rounding.
-    if (state.angvel * h).norm_squared() > 1e-12 {
+    if let Some((rotation, inertia)) = gyroscopic
+        && (state.angvel * h).norm_squared() > 1e-12
+    {
         let w = rotation.inverse_transform_vector(&state.angvel);
         let iw = inertia * w;
         let f = w.cross(&iw) * h;

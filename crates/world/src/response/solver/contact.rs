@@ -12,7 +12,7 @@
 //! positive for a gap and is updated within the step to first order in the bodies' turns.
 //! Source: Box2D v3 `contact_solver.c`, Box3D `contact_solver.c`.
 
-use super::body::SolverBody;
+use super::body::{Motion, SolverBody};
 use super::soft::Softness;
 use crate::body::{Material, RigidBody};
 use crate::config::SolverConfig;
@@ -20,7 +20,7 @@ use crate::contact::{CachedContact, CachedPoint, ContactPair};
 use arrayvec::ArrayVec;
 use collide::FeatureId;
 type Matrix2 = geom::na::Matrix2<Real>;
-use geom::{Matrix3, Real, Vector2, Vector3};
+use geom::{Real, Vector2, Vector3};
 
 /// One point of a contact constraint: its non-penetration row.
 #[derive(Debug, Clone, Copy)]
@@ -74,12 +74,17 @@ pub(crate) struct ContactConstraint {
     friction_impulse: Vector2,
     twist_mass: Real,
     twist_impulse: Real,
-    /// The inverse of the pair's angular mass, `(I_a^-1 + I_b^-1)^-1`, for the tilt row.
-    tilt_mass: Matrix3,
+    /// `I_a^-1 t_k` and `I_b^-1 t_k` (`[a, b]`, then the tangent): how a unit tilt impulse
+    /// about each tangent turns each body.
+    tilt_turns: [[Vector3; 2]; 2],
+    /// The inverse of the 2x2 angular mass the pair shows to tilt impulses about the tangents,
+    /// `t_k . (I_a^-1 + I_b^-1) t_l`.
+    tilt_mass: Matrix2,
     /// How far the support polygon reaches from the friction centre in its narrowest
     /// direction: the lever arm of the largest tipping torque the contact resists.
     support_radius: Real,
-    tilt_impulse: Vector3,
+    /// The accumulated tilt impulse about the two tangents.
+    tilt_impulse: Vector2,
 }
 
 /// Two unit tangents completing `normal` to a right-handed frame, chosen from the normal
@@ -93,25 +98,6 @@ fn tangents_of(normal: &Vector3) -> [Vector3; 2] {
     }
     .normalize();
     [t1, t1.cross(normal)]
-}
-
-/// `m_a^-1 + m_b^-1 + (r_a x d) . I_a^-1 (r_a x e) + (r_b x d) . I_b^-1 (r_b x e)`: the
-/// coupling of impulses along `d` and `e` at the anchors.
-fn inverse_mass_term(
-    a: &SolverBody,
-    b: &SolverBody,
-    (ra, rb): (&Vector3, &Vector3),
-    d: &Vector3,
-    e: &Vector3,
-) -> Real {
-    let linear = if d == e {
-        a.inverse_mass + b.inverse_mass
-    } else {
-        0.0
-    };
-    linear
-        + ra.cross(d).dot(&(a.inverse_inertia * ra.cross(e)))
-        + rb.cross(d).dot(&(b.inverse_inertia * rb.cross(e)))
 }
 
 /// Builds the constraint of `pair` (whose bodies sit at indices `a` and `b`), taking last
@@ -151,14 +137,21 @@ pub(crate) fn prepare(
             total_weight += weight;
             let warm = cached.and_then(|c| c.points.iter().find(|p| p.id == point.id));
             let relative = state_b.point_velocity(&anchor_b) - state_a.point_velocity(&anchor_a);
-            let k = inverse_mass_term(state_a, state_b, (&anchor_a, &anchor_b), &normal, &normal);
             let (arm_a, arm_b) = (anchor_a.cross(&normal), anchor_b.cross(&normal));
+            let (turn_a, turn_b) = (
+                state_a.inverse_inertia * arm_a,
+                state_b.inverse_inertia * arm_b,
+            );
+            let k = state_a.inverse_mass
+                + state_b.inverse_mass
+                + arm_a.dot(&turn_a)
+                + arm_b.dot(&turn_b);
             ConstraintPoint {
                 anchor_a,
                 arm_a,
                 arm_b,
-                turn_a: state_a.inverse_inertia * arm_a,
-                turn_b: state_b.inverse_inertia * arm_b,
+                turn_a,
+                turn_b,
                 separation,
                 normal_mass: if k > 0.0 { 1.0 / k } else { 0.0 },
                 relative_velocity: relative.dot(&normal),
@@ -176,22 +169,15 @@ pub(crate) fn prepare(
     for p in &mut points {
         p.lever_arm = (p.anchor_a - center_a).norm();
     }
-    let anchors = (&center_a, &center_b);
-    let k11 = inverse_mass_term(state_a, state_b, anchors, &tangents[0], &tangents[0]);
-    let k22 = inverse_mass_term(state_a, state_b, anchors, &tangents[1], &tangents[1]);
-    let k12 = inverse_mass_term(state_a, state_b, anchors, &tangents[0], &tangents[1]);
-    let tangent_mass = Matrix2::new(k11, k12, k12, k22)
-        .try_inverse()
-        .unwrap_or_else(Matrix2::zeros);
     let k_twist = normal.dot(&((state_a.inverse_inertia + state_b.inverse_inertia) * normal));
     let (friction_impulse, twist_impulse, tilt_impulse) =
-        cached.map_or((Vector2::zeros(), 0.0, Vector3::zeros()), |c| {
+        cached.map_or((Vector2::zeros(), 0.0, Vector2::zeros()), |c| {
             let f = c.friction_impulse;
-            let tilt = c.tilt_impulse - normal * c.tilt_impulse.dot(&normal);
+            let tilt = c.tilt_impulse;
             (
                 Vector2::new(f.dot(&tangents[0]), f.dot(&tangents[1])),
                 c.twist_impulse,
-                tilt,
+                Vector2::new(tilt.dot(&tangents[0]), tilt.dot(&tangents[1])),
             )
         });
     let support_radius = support_radius(&points, &center_a, &tangents);
@@ -207,10 +193,26 @@ pub(crate) fn prepare(
         turns(state_a, &friction_arms[0]),
         turns(state_b, &friction_arms[1]),
     ];
+    // `m_a^-1 + m_b^-1 + (r_a x t_k) . I_a^-1 (r_a x t_l) + (r_b x t_k) . I_b^-1 (r_b x t_l)`
+    // at the friction centre: the coupling of tangent impulses `k` and `l`.
+    let k = |i: usize, j: usize| {
+        let linear = if i == j {
+            state_a.inverse_mass + state_b.inverse_mass
+        } else {
+            0.0
+        };
+        linear
+            + friction_arms[0][i].dot(&friction_turns[0][j])
+            + friction_arms[1][i].dot(&friction_turns[1][j])
+    };
+    let (k11, k22, k12) = (k(0, 0), k(1, 1), k(0, 1));
+    let tangent_mass = inverse_2x2(&Matrix2::new(k11, k12, k12, k22));
+    let tilt_turns = [turns(state_a, &tangents), turns(state_b, &tangents)];
     let tilt_mass = if support_radius > 0.0 {
-        angular_mass(&(state_a.inverse_inertia + state_b.inverse_inertia))
+        let k = |i: usize, j: usize| tangents[i].dot(&(tilt_turns[0][j] + tilt_turns[1][j]));
+        inverse_2x2(&Matrix2::new(k(0, 0), k(0, 1), k(1, 0), k(1, 1)))
     } else {
-        Matrix3::zeros()
+        Matrix2::zeros()
     };
     ContactConstraint {
         a,
@@ -234,6 +236,7 @@ pub(crate) fn prepare(
         friction_impulse,
         twist_mass: if k_twist > 0.0 { 1.0 / k_twist } else { 0.0 },
         twist_impulse,
+        tilt_turns,
         tilt_mass,
         support_radius,
         tilt_impulse,
@@ -284,16 +287,16 @@ fn support_radius(points: &[ConstraintPoint], center: &Vector3, tangents: &[Vect
     if radius.is_finite() { radius } else { 0.0 }
 }
 
-/// `(I_a^-1 + I_b^-1)^-1`, scaled to order one before inverting (a millimetre body's
-/// determinant would underflow); zero when singular.
-fn angular_mass(inverse_sum: &Matrix3) -> Matrix3 {
-    let scale = inverse_sum.diagonal().max();
+/// The inverse of a 2x2 effective mass matrix, scaled to order one before inverting (a
+/// millimetre body's determinant would underflow); zero when singular.
+fn inverse_2x2(k: &Matrix2) -> Matrix2 {
+    let scale = k.diagonal().max();
     if scale.is_nan() || scale <= 0.0 {
-        return Matrix3::zeros();
+        return Matrix2::zeros();
     }
-    (inverse_sum / scale)
+    (k / scale)
         .try_inverse()
-        .map_or_else(Matrix3::zeros, |m| m / scale)
+        .map_or_else(Matrix2::zeros, |m| m / scale)
 }
 
 /// The two bodies of a constraint, borrowed from the dense array. A fixed body's state is
@@ -316,13 +319,13 @@ fn pair_of<'a>(
 
 /// The speed at which the point closes along the normal (negative when approaching).
 #[inline]
-fn normal_speed(a: &SolverBody, b: &SolverBody, n: &Vector3, p: &ConstraintPoint) -> Real {
+fn normal_speed(a: &Motion, b: &Motion, n: &Vector3, p: &ConstraintPoint) -> Real {
     (b.linvel - a.linvel).dot(n) + b.angvel.dot(&p.arm_b) - a.angvel.dot(&p.arm_a)
 }
 
 /// A normal impulse `impulse` (newton seconds) at the point: b pushed along `n`, a back.
 #[inline]
-fn push(a: &mut SolverBody, b: &mut SolverBody, n: &Vector3, p: &ConstraintPoint, impulse: Real) {
+fn push(a: &mut Motion, b: &mut Motion, n: &Vector3, p: &ConstraintPoint, impulse: Real) {
     a.linvel -= n * (impulse * a.inverse_mass);
     a.angvel -= p.turn_a * impulse;
     b.linvel += n * (impulse * b.inverse_mass);
@@ -353,7 +356,7 @@ fn push_out(
 
 /// A friction impulse (along the two tangents) at the friction centre: b dragged along, a back.
 #[inline]
-fn rub(a: &mut SolverBody, b: &mut SolverBody, c: &ContactConstraint, impulse: &Vector2) {
+fn rub(a: &mut Motion, b: &mut Motion, c: &ContactConstraint, impulse: &Vector2) {
     let linear = c.tangents[0] * impulse.x + c.tangents[1] * impulse.y;
     let [turns_a, turns_b] = &c.friction_turns;
     a.linvel -= linear * a.inverse_mass;
@@ -366,15 +369,17 @@ fn rub(a: &mut SolverBody, b: &mut SolverBody, c: &ContactConstraint, impulse: &
 /// per-substep one, as in Box2D).
 pub(crate) fn warm_start(bodies: &mut [SolverBody], constraints: &[ContactConstraint]) {
     for c in constraints {
-        let (a, b) = pair_of(bodies, c);
+        let (body_a, body_b) = pair_of(bodies, c);
+        let (mut a, mut b) = (Motion::of(body_a), Motion::of(body_b));
         for p in &c.points {
-            push(a, b, &c.normal, p, p.normal_impulse);
+            push(&mut a, &mut b, &c.normal, p, p.normal_impulse);
         }
-        rub(a, b, c, &c.friction_impulse);
+        rub(&mut a, &mut b, c, &c.friction_impulse);
         a.angvel -= c.twist_turns[0] * c.twist_impulse;
         b.angvel += c.twist_turns[1] * c.twist_impulse;
-        a.apply_angular(&-c.tilt_impulse);
-        b.apply_angular(&c.tilt_impulse);
+        tilt(&mut a, &mut b, c, &c.tilt_impulse);
+        a.store(body_a);
+        b.store(body_b);
     }
 }
 
@@ -431,29 +436,30 @@ pub(crate) fn solve(
     use_bias: bool,
 ) {
     for c in constraints.iter_mut() {
-        let (a, b) = pair_of(bodies, c);
+        let (body_a, body_b) = pair_of(bodies, c);
+        let (mut a, mut b) = (Motion::of(body_a), Motion::of(body_b));
         let softness = if c.fixed_pair {
             settings.fixed_softness
         } else {
             settings.softness
         };
         let n = c.normal;
-        let moved = (b.delta_position - a.delta_position).dot(&n);
+        let moved = (body_b.delta_position - body_a.delta_position).dot(&n);
         let mut total_normal_impulse = 0.0;
         let mut twist_limit = 0.0;
         for p in c.points.iter_mut() {
             // The separation now, to first order in the turns (exact for the translations):
             // `s0 + n . (dp_b - dp_a) + theta_b . (r_b x n) - theta_a . (r_a x n)`.
-            let separation =
-                p.separation + moved + b.delta_angle.dot(&p.arm_b) - a.delta_angle.dot(&p.arm_a);
+            let separation = p.separation + moved + body_b.delta_angle.dot(&p.arm_b)
+                - body_a.delta_angle.dot(&p.arm_a);
             let (bias, mass_scale, impulse_scale) = if separation > 0.0 {
                 (separation * settings.inverse_h, 1.0, 0.0)
             } else if use_bias && separation < -DEEP_OVERLAP {
                 // Deep: rigid in velocity; the push-out goes to the push-out velocities.
                 let push_bias = (softness.bias_rate * separation).max(-settings.max_push_out_speed);
-                let vn = push_speed(a, b, &n, p);
+                let vn = push_speed(body_a, body_b, &n, p);
                 let push_impulse = (-p.normal_mass * (vn + push_bias)).max(0.0);
-                push_out(a, b, &n, p, push_impulse);
+                push_out(body_a, body_b, &n, p, push_impulse);
                 (0.0, 1.0, 0.0)
             } else if use_bias {
                 let bias = (softness.mass_scale * softness.bias_rate * separation)
@@ -462,7 +468,7 @@ pub(crate) fn solve(
             } else {
                 (0.0, 1.0, 0.0)
             };
-            let vn = normal_speed(a, b, &n, p);
+            let vn = normal_speed(&a, &b, &n, p);
             let impulse =
                 -p.normal_mass * (mass_scale * vn + bias) - impulse_scale * p.normal_impulse;
             let total = (p.normal_impulse + impulse).max(0.0);
@@ -471,10 +477,10 @@ pub(crate) fn solve(
             p.max_normal_impulse = p.max_normal_impulse.max(impulse);
             total_normal_impulse += total;
             twist_limit += p.lever_arm * total;
-            push(a, b, &n, p, impulse);
+            push(&mut a, &mut b, &n, p, impulse);
         }
         if c.support_radius > 0.0 {
-            hold_tilt(c, a, b, total_normal_impulse);
+            hold_tilt(c, &mut a, &mut b, total_normal_impulse);
         }
         if !use_bias {
             // Twist about the normal.
@@ -500,8 +506,10 @@ pub(crate) fn solve(
             }
             let delta = total - c.friction_impulse;
             c.friction_impulse = total;
-            rub(a, b, c, &delta);
+            rub(&mut a, &mut b, c, &delta);
         }
+        a.store(body_a);
+        b.store(body_b);
     }
 }
 
@@ -514,25 +522,29 @@ pub(crate) fn solve(
 /// Solved in both passes, so that the position update never sees a lean the row would refuse.
 fn hold_tilt(
     c: &mut ContactConstraint,
-    a: &mut SolverBody,
-    b: &mut SolverBody,
+    a: &mut Motion,
+    b: &mut Motion,
     total_normal_impulse: Real,
 ) {
-    let n = c.normal;
     let relative = b.angvel - a.angvel;
-    let relative = relative - n * relative.dot(&n);
+    let relative = Vector2::new(relative.dot(&c.tangents[0]), relative.dot(&c.tangents[1]));
     let old = c.tilt_impulse;
     let mut total = old - c.tilt_mass * relative;
-    total -= n * total.dot(&n);
     let limit = total_normal_impulse * c.support_radius;
     let length_sq = total.norm_squared();
     if length_sq > limit * limit {
         total *= limit / length_sq.sqrt();
     }
     c.tilt_impulse = total;
-    let delta = total - old;
-    a.apply_angular(&-delta);
-    b.apply_angular(&delta);
+    tilt(a, b, c, &(total - old));
+}
+
+/// A tilt impulse (about the two tangents): b turned, a back.
+#[inline]
+fn tilt(a: &mut Motion, b: &mut Motion, c: &ContactConstraint, impulse: &Vector2) {
+    let [turns_a, turns_b] = &c.tilt_turns;
+    a.angvel -= turns_a[0] * impulse.x + turns_a[1] * impulse.y;
+    b.angvel += turns_b[0] * impulse.x + turns_b[1] * impulse.y;
 }
 
 /// Restitution, once after the substeps: a point that approached faster than `threshold` and
@@ -546,18 +558,21 @@ pub(crate) fn restitution(
         if c.restitution == 0.0 {
             continue;
         }
-        let (a, b) = pair_of(bodies, c);
+        let (body_a, body_b) = pair_of(bodies, c);
+        let (mut a, mut b) = (Motion::of(body_a), Motion::of(body_b));
         for p in c.points.iter_mut() {
             if p.relative_velocity > -threshold || p.max_normal_impulse == 0.0 {
                 continue;
             }
-            let vn = normal_speed(a, b, &c.normal, p);
+            let vn = normal_speed(&a, &b, &c.normal, p);
             let impulse = -p.normal_mass * (vn + c.restitution * p.relative_velocity);
             let total = (p.normal_impulse + impulse).max(0.0);
             let impulse = total - p.normal_impulse;
             p.normal_impulse = total;
-            push(a, b, &c.normal, p, impulse);
+            push(&mut a, &mut b, &c.normal, p, impulse);
         }
+        a.store(body_a);
+        b.store(body_b);
     }
 }
 
@@ -577,7 +592,7 @@ pub(crate) fn store_impulses(c: &ContactConstraint, pair: &ContactPair) -> Cache
         friction_impulse: c.tangents[0] * c.friction_impulse.x
             + c.tangents[1] * c.friction_impulse.y,
         twist_impulse: c.twist_impulse,
-        tilt_impulse: c.tilt_impulse,
+        tilt_impulse: c.tangents[0] * c.tilt_impulse.x + c.tangents[1] * c.tilt_impulse.y,
     }
 }
 

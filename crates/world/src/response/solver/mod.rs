@@ -32,10 +32,12 @@ use slotmap::SlotMap;
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Solver {
     states: Vec<SolverBody>,
-    /// Per body, for integration: kind, rotation at the start of the step, body-frame inertia.
+    /// Per body, for integration: kind, rotation at the start of the step, body-frame inertia
+    /// when the body feels a gyroscopic torque (`None` when its inertia is the same about every
+    /// axis, as a cube's or a ball's: `w x I w` is then zero).
     kinds: Vec<BodyKind>,
     rotations: Vec<UnitQuaternion>,
-    inertias: Vec<Matrix3>,
+    inertias: Vec<Option<Matrix3>>,
     constraints: Vec<ContactConstraint>,
     /// For each constraint, the index of its pair in the step's contacts.
     constraint_pairs: Vec<usize>,
@@ -96,7 +98,9 @@ impl Solver {
             self.states.push(SolverBody::of(body));
             self.kinds.push(body.kind);
             self.rotations.push(body.pose.rotation);
-            self.inertias.push(body.mass_properties.inertia);
+            let inertia = body.mass_properties.inertia;
+            let isotropic = inertia == Matrix3::identity() * inertia.m11;
+            self.inertias.push((!isotropic).then_some(inertia));
         }
     }
 
@@ -138,8 +142,10 @@ impl Solver {
     fn integrate_velocities(&mut self, gravity: &geom::Vector3, h: Real) {
         for (k, state) in self.states.iter_mut().enumerate() {
             if self.kinds[k] == BodyKind::Dynamic {
-                let rotation = state.delta_rotation * self.rotations[k];
-                body::integrate_velocity(state, &rotation, &self.inertias[k], gravity, h);
+                let gyroscopic = self.inertias[k]
+                    .as_ref()
+                    .map(|inertia| (state.delta_rotation * self.rotations[k], inertia));
+                body::integrate_velocity(state, gyroscopic, gravity, h);
             }
         }
     }
