@@ -114,7 +114,6 @@ impl Solver {
         cache: &[CachedContact],
         speculative_margin: Real,
     ) {
-        self.constraints.clear();
         self.constraint_pairs.clear();
         let mut cached = cache.iter().peekable();
         for (k, (pair, &(i, j))) in contacts.iter().zip(indices).enumerate() {
@@ -127,16 +126,23 @@ impl Solver {
             let (Some(body_a), Some(body_b)) = (bodies.get(pair.a), bodies.get(pair.b)) else {
                 continue;
             };
-            self.constraints.push(contact::prepare(
+            let n = self.constraint_pairs.len();
+            if n == self.constraints.len() {
+                self.constraints.push(ContactConstraint::default());
+            }
+            contact::prepare(
+                &mut self.constraints[n],
                 pair,
                 (i, j),
                 (body_a, body_b),
                 (state_a, state_b),
                 warm,
                 speculative_margin,
-            ));
+            );
             self.constraint_pairs.push(k);
         }
+        // Constraints are filled in place, reusing last step's slots.
+        self.constraints.truncate(self.constraint_pairs.len());
     }
 
     fn integrate_velocities(&mut self, gravity: &geom::Vector3, h: Real) {
