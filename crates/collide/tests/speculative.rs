@@ -178,3 +178,40 @@ fn resting_face_contacts_keep_their_feature_ids() {
         assert_eq!(ids(Point3::new(dx, dy, 0.0), angle), reference);
     }
 }
+
+#[test]
+fn flush_stacked_boxes_keep_their_feature_ids_as_they_rock() {
+    // A pyramid's rows: the upper cube sits half a size along x, its z extent exactly the
+    // lower cube's, so two of its corners lie on the lower face's side planes. As rounding and
+    // tiny rocking move them across, the solver's manifold must keep naming them the same
+    // (the warm start matches impulses by id).
+    let lower = cube(Point3::new(0.0, 0.5, 0.0), 0.5);
+    let ids = |angle: Real, axis: Vector3| {
+        let turn = UnitQuaternion::from_scaled_axis(axis.normalize() * angle);
+        let upper = Obb::new(
+            Point3::new(0.5, 1.5 - 1e-4, 0.0),
+            turn,
+            Vector3::repeat(0.5),
+        );
+        let c = obb_obb_contact_within(&lower, &upper, 0.02).expect("touching");
+        assert_eq!(c.points.len(), 4);
+        let mut ids: Vec<_> = c.points.iter().map(|p| p.id).collect();
+        ids.sort();
+        ids
+    };
+    let reference = ids(0.0, Vector3::x());
+    for axis in [
+        Vector3::x(),
+        Vector3::y(),
+        Vector3::z(),
+        Vector3::new(1.0, 0.0, 1.0),
+    ] {
+        for angle in [-1e-3, -1e-5, 1e-5, 1e-3] {
+            assert_eq!(
+                ids(angle, axis),
+                reference,
+                "turned {angle} rad about {axis}"
+            );
+        }
+    }
+}
