@@ -3,7 +3,8 @@
 //! 0.6, restitution 0, density 1, sleeping off on both sides. minirigid also at its default of
 //! 8 substeps. The setup steps both worlds 200 steps first and prints, for each, the contacts
 //! it holds and how far the cube that moved most has moved (the pyramids must stand and hold
-//! the same contacts for the comparison to count).
+//! the same contacts for the comparison to count). Each engine is timed on steps 200 to 300 of
+//! freshly settled pyramids (see `WINDOW`).
 //! Run: `cargo bench --bench dynamics`.
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
@@ -11,6 +12,7 @@ use minirigid::prelude::*;
 use minirigid::scenes::pyramid;
 use rapier3d::prelude::{ColliderBuilder, PhysicsWorld, RigidBodyBuilder, RigidBodyHandle};
 use std::hint::black_box;
+use std::time::{Duration, Instant};
 
 const DT: Real = 1.0 / 60.0;
 const SETTLE_STEPS: usize = 200;
@@ -111,6 +113,32 @@ fn report(base: usize) {
     );
 }
 
+/// How many steps are timed on one settled pyramid before it is rebuilt and settled again
+/// (untimed): both engines time the same window of the same scene, steps `SETTLE_STEPS` to
+/// `SETTLE_STEPS + WINDOW`, however many steps criterion asks for. Without it, criterion steps
+/// one world thousands of times, and minirigid's base-40 pyramid at 4 substeps slides apart
+/// after about 700 steps (measured), which is a cheaper scene than the standing one.
+const WINDOW: usize = 100;
+
+/// Times `iters` steps of worlds built by `build` (settled `SETTLE_STEPS` steps), rebuilding
+/// every `WINDOW` steps outside the timing.
+fn timed_steps<W>(iters: u64, build: &impl Fn() -> W, step: &impl Fn(&mut W) -> usize) -> Duration {
+    let mut total = Duration::ZERO;
+    let mut world = build();
+    let mut stepped = 0;
+    for _ in 0..iters {
+        if stepped == WINDOW {
+            world = build();
+            stepped = 0;
+        }
+        let start = Instant::now();
+        black_box(step(&mut world));
+        total += start.elapsed();
+        stepped += 1;
+    }
+    total
+}
+
 fn pyramid_step(c: &mut Criterion) {
     let mut group = c.benchmark_group("pyramid_step");
     group.sample_size(20);
@@ -118,27 +146,35 @@ fn pyramid_step(c: &mut Criterion) {
         report(base);
         let cubes = base * (base + 1) / 2;
         for substeps in [4, 8] {
-            let (mut world, _) = ours(base, substeps);
-            for _ in 0..SETTLE_STEPS {
+            let build = || {
+                let (mut world, _) = ours(base, substeps);
+                for _ in 0..SETTLE_STEPS {
+                    world.step();
+                }
+                world
+            };
+            let step = |world: &mut World| {
                 world.step();
-            }
+                world.contacts().len()
+            };
             let name = format!("minirigid_{substeps}_substeps");
             group.bench_function(BenchmarkId::new(name, cubes), |b| {
-                b.iter(|| {
-                    world.step();
-                    black_box(world.contacts().len())
-                })
+                b.iter_custom(|iters| timed_steps(iters, &build, &step))
             });
         }
-        let (mut peer, _, _) = rapier(base);
-        for _ in 0..SETTLE_STEPS {
-            peer.step();
-        }
-        group.bench_function(BenchmarkId::new("rapier3d_4_substeps", cubes), |b| {
-            b.iter(|| {
+        let build = || {
+            let (mut peer, _, _) = rapier(base);
+            for _ in 0..SETTLE_STEPS {
                 peer.step();
-                black_box(peer.narrow_phase.contact_pairs().count())
-            })
+            }
+            peer
+        };
+        let step = |peer: &mut PhysicsWorld| {
+            peer.step();
+            peer.narrow_phase.contact_pairs().count()
+        };
+        group.bench_function(BenchmarkId::new("rapier3d_4_substeps", cubes), |b| {
+            b.iter_custom(|iters| timed_steps(iters, &build, &step))
         });
     }
     group.finish();
