@@ -1,6 +1,8 @@
 //! Snapshots: lockstep after a JSON and a binary round trip, a pinned determinism hash, and
 //! bad, truncated, corrupted and hostile snapshot data.
 
+mod common;
+
 use minirigid::prelude::*;
 use minirigid::scenes::room;
 use minirigid::world::{MAX_SNAPSHOT_BYTES, SNAPSHOT_VERSION};
@@ -36,23 +38,7 @@ fn restored_worlds_step_in_lockstep_with_the_original() {
         assert_eq!(from_json.body(handle), Some(body));
         assert_eq!(from_bytes.body(handle), Some(body));
     }
-    for step in 0..500 {
-        original.step();
-        from_json.step();
-        from_bytes.step();
-        let expected = original.state_hash();
-        assert_eq!(
-            from_json.state_hash(),
-            expected,
-            "JSON copy diverged at step {step}"
-        );
-        assert_eq!(
-            from_bytes.state_hash(),
-            expected,
-            "binary copy diverged at step {step}"
-        );
-        assert_eq!(from_json.events(), original.events());
-    }
+    common::step_in_lockstep(&mut original, &mut from_json, &mut from_bytes, 500);
     // The binary form is the compact one.
     assert!(
         bytes.len() * 3 < json.len(),

@@ -2,6 +2,8 @@
 //! persistent contact set's impulses) and restored through JSON and binary, steps bit-equal with
 //! the original; a pinned hash; version-1 snapshots still load; bad contact sets are refused.
 
+mod common;
+
 use minirigid::prelude::*;
 use minirigid::scenes::pyramid;
 use minirigid::world::{SNAPSHOT_VERSION, Snapshot};
@@ -47,23 +49,7 @@ fn a_world_restored_mid_contact_steps_in_lockstep_with_the_original() {
     assert_eq!(from_json.state_hash(), original.state_hash());
     assert_eq!(from_bytes.state_hash(), original.state_hash());
     assert_eq!(from_json.contact_impulses(), original.contact_impulses());
-    for step in 0..300 {
-        original.step();
-        from_json.step();
-        from_bytes.step();
-        let expected = original.state_hash();
-        assert_eq!(
-            from_json.state_hash(),
-            expected,
-            "JSON copy diverged at step {step}"
-        );
-        assert_eq!(
-            from_bytes.state_hash(),
-            expected,
-            "binary copy diverged at step {step}"
-        );
-        assert_eq!(from_bytes.events(), original.events());
-    }
+    common::step_in_lockstep(&mut original, &mut from_json, &mut from_bytes, 300);
     // Without the impulses (a world that forgot its contact set) the trajectory differs: the
     // warm start is state, which is why snapshots carry it.
     let (mut original, _) = scene();
