@@ -54,7 +54,7 @@ pub mod prelude {
     };
     pub use world::{
         BodyDesc, BodyHandle, BodyKind, ColliderFit, ContactEvent, ContactPair, Material, Response,
-        RigidBody, Snapshot, SnapshotError, SolverConfig, Visual, VisualShape, World, WorldConfig,
-        WorldError,
+        RigidBody, SleepConfig, Snapshot, SnapshotError, SolverConfig, Visual, VisualShape, World,
+        WorldConfig, WorldError,
     };
 }

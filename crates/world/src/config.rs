@@ -1,4 +1,5 @@
-//! World settings: the step, gravity, the response and the contact solver's settings.
+//! World settings: the step, gravity, the response, the contact solver's settings and
+//! sleeping.
 
 use crate::error::WorldError;
 use crate::limits;
@@ -25,16 +26,18 @@ pub enum Response {
     Solver,
 }
 
-/// The contact solver's settings (`Response::Solver`), with the defaults of Box2D v3, Box3D
-/// and rapier.
+/// The contact solver's settings (`Response::Solver`): the defaults of Box2D v3, Box3D and
+/// rapier where they hold our tests, twice their substeps and four times their stiffness where
+/// not (see the architecture notes).
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct SolverConfig {
-    /// Substeps per step, each with one soft iteration and one relax iteration. Default 4.
+    /// Substeps per step, each with one soft iteration and one relax iteration. Default 8
+    /// (Box2D, Box3D and rapier use 4).
     pub substeps: u32,
     /// Contact stiffness as a frequency (hertz): penetration is removed like a spring of this
     /// frequency (capped at a quarter of the substep rate; twice it against static and
     /// kinematic bodies). A resting contact settles `g / (2 pi f)^2` deep per body of weight
-    /// it carries. Default 60 (Box2D, Box3D and rapier use 30; see the architecture notes).
+    /// it carries. Default 120 (Box2D, Box3D and rapier use 30; see the architecture notes).
     pub contact_hertz: Real,
     /// Damping ratio of that spring (1 is critical; larger settles without overshoot, which
     /// large piles need). Default 10.
@@ -127,6 +130,66 @@ pub struct WorldConfig {
     pub max_steps_per_advance: u32,
     /// The contact solver's settings (used by `Response::Solver`).
     pub solver: SolverConfig,
+    /// When bodies at rest sleep (used by `Response::Solver`).
+    pub sleep: SleepConfig,
+}
+
+/// Sleeping (`Response::Solver` only): a group of bodies linked by touching contacts (an
+/// island) whose every body has moved slower than `speed_threshold` for `time_to_sleep`
+/// sleeps: it keeps its pose and contacts, costs no collision test or solve, and wakes when an
+/// awake body touches it, when a setter changes one of its bodies, when a body it touches is
+/// removed, or on [`crate::World::wake`]. Box2D v3's rule and defaults.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct SleepConfig {
+    /// Whether islands at rest sleep. Default true.
+    pub enabled: bool,
+    /// A body is at rest while its speed, and its angular speed times its bounding radius,
+    /// stay below this (metres per second). Default 0.05.
+    pub speed_threshold: Real,
+    /// How long (seconds) every body of an island must stay at rest before it sleeps.
+    /// Default 0.5.
+    pub time_to_sleep: Real,
+}
+
+impl Default for SleepConfig {
+    fn default() -> Self {
+        Self {
+            enabled: true,
+            speed_threshold: 0.05,
+            time_to_sleep: 0.5,
+        }
+    }
+}
+
+impl SleepConfig {
+    /// Sleeping turned off: every body stays awake.
+    pub fn disabled() -> Self {
+        Self {
+            enabled: false,
+            ..Self::default()
+        }
+    }
+
+    /// Checks every field; the error names it (`config.sleep.speed_threshold`, ...).
+    pub fn validate(&self) -> Result<(), WorldError> {
+        validate::finite("config.sleep.speed_threshold", self.speed_threshold)?;
+        limits::within(
+            "config.sleep.speed_threshold",
+            self.speed_threshold,
+            0.0,
+            limits::MAX_SPEED,
+            "in [0, 1e5] m/s",
+        )?;
+        validate::finite("config.sleep.time_to_sleep", self.time_to_sleep)?;
+        limits::within(
+            "config.sleep.time_to_sleep",
+            self.time_to_sleep,
+            0.0,
+            limits::MAX_SLEEP_TIME,
+            "in [0, 1e6] s",
+        )?;
+        Ok(())
+    }
 }
 
 impl Default for WorldConfig {
@@ -137,6 +200,7 @@ impl Default for WorldConfig {
             response: Response::Solver,
             max_steps_per_advance: 8,
             solver: SolverConfig::default(),
+            sleep: SleepConfig::default(),
         }
     }
 }
@@ -161,6 +225,7 @@ impl WorldConfig {
                 range: "at least 1",
             });
         }
-        self.solver.validate()
+        self.solver.validate()?;
+        self.sleep.validate()
     }
 }

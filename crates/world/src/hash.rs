@@ -6,7 +6,7 @@ use slotmap::Key;
 
 impl World {
     /// A 64-bit hash (FNV-1a) of the full simulation state: settings, step counter, unstepped
-    /// time, every body with its handle, the touching pairs and the persistent contact set. Equal states give equal
+    /// time, every body with its handle and sleep state, the touching pairs and the persistent contact set. Equal states give equal
     /// hashes on every platform; it is what the determinism tests compare.
     pub fn state_hash(&self) -> u64 {
         let mut h = Fnv::new();
@@ -22,6 +22,9 @@ impl World {
         h.f32(solver.max_push_out_speed);
         h.f32(solver.restitution_threshold);
         h.f32(solver.speculative_margin);
+        h.u64(u64::from(c.sleep.enabled));
+        h.f32(c.sleep.speed_threshold);
+        h.f32(c.sleep.time_to_sleep);
         h.u64(self.step_count);
         h.f32(self.accumulator);
         for (handle, body) in &self.bodies {
@@ -47,6 +50,9 @@ impl World {
             h.floats(body.collider.offset.translation.vector.iter());
             h.floats(body.collider.offset.rotation.coords.iter());
             h.floats(body.visual.color.iter());
+            h.f32(body.sleep.rest_time);
+            h.u64(u64::from(body.sleep.asleep));
+            h.u64(u64::from(body.sleep.disturbed));
         }
         for (a, b) in &self.touching {
             h.u64(a.data().as_ffi());

@@ -23,9 +23,10 @@ mod step;
 mod world;
 
 pub use body::{
-    BodyDesc, BodyHandle, BodyKind, Collider, ColliderFit, Material, RigidBody, Visual, VisualShape,
+    BodyDesc, BodyHandle, BodyKind, Collider, ColliderFit, Material, RigidBody, SleepState, Visual,
+    VisualShape,
 };
-pub use config::{MAX_SUBSTEPS, Response, SolverConfig, WorldConfig};
+pub use config::{MAX_SUBSTEPS, Response, SleepConfig, SolverConfig, WorldConfig};
 pub use contact::{CachedContact, CachedPoint, ContactEvent, ContactPair};
 pub use error::{SnapshotError, WorldError};
 pub use snapshot::{MAX_SNAPSHOT_BYTES, OLDEST_SNAPSHOT_VERSION, SNAPSHOT_VERSION, Snapshot};

@@ -24,6 +24,8 @@ pub const MAX_MASS: Real = 1e12;
 pub const MAX_DT: Real = 10.0;
 /// The largest impulse a snapshot's contact set may hold, newton seconds.
 pub const MAX_IMPULSE: Real = 1e20;
+/// The longest `time_to_sleep`, and the longest time a body's sleep timer counts, seconds.
+pub const MAX_SLEEP_TIME: Real = 1e6;
 /// The largest gravity component, metres per second squared.
 pub const MAX_GRAVITY: Real = 1e4;
 

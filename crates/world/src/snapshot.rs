@@ -6,27 +6,30 @@
 //! and never change a result, so a restored world steps bit for bit like the original, also
 //! when it was saved mid-contact.
 //!
-//! Formats: version 2 (this build) added the solver's settings and the contact set. Version 1
-//! files still load: their worlds keep their response (`Reflect` or `None`), get the default
-//! solver settings and an empty contact set.
+//! Formats: version 3 (this build) added sleeping: its settings and each body's sleep state.
+//! Version 2 added the solver's settings and the contact set. Older files still load: version 2
+//! worlds get sleeping turned off (so that they step as they did when saved), version 1 worlds
+//! keep their response (`Reflect` or `None`) and get the default solver settings and an empty
+//! contact set.
 //!
 //! Decoding is defensive: input larger than [`MAX_SNAPSHOT_BYTES`] is refused before parsing,
 //! length prefixes cannot make it reserve more memory than the input could fill, JSON nesting is
 //! capped by serde_json, and every decoded value is checked (finite numbers, positive sizes,
 //! unit rotations, live handles) before a world is built. Errors, never panics.
 
-use crate::body::{BodyHandle, BodyMass, RigidBody, check_body};
+use crate::body::{BodyHandle, BodyKind, BodyMass, RigidBody, SleepState, check_body};
 use crate::config::WorldConfig;
 use crate::contact::CachedContact;
 use crate::error::{SnapshotError, WorldError};
+use crate::limits;
 use crate::world::World;
 use geom::Real;
 use serde::{Deserialize, Serialize};
 use slotmap::SlotMap;
 use std::path::Path;
 
-/// The format version this build writes (it also reads version 1).
-pub const SNAPSHOT_VERSION: u32 = 2;
+/// The format version this build writes (it also reads versions 1 and 2).
+pub const SNAPSHOT_VERSION: u32 = 3;
 
 /// The oldest format version this build reads.
 pub const OLDEST_SNAPSHOT_VERSION: u32 = 1;
@@ -55,6 +58,8 @@ pub struct Snapshot {
     /// The persistent contact set: last step's impulses, sorted by pair (the next step warm
     /// starts from them).
     pub contacts: Vec<CachedContact>,
+    /// Each body's sleep state, in the order of `bodies`.
+    pub sleep: Vec<SleepState>,
 }
 
 #[derive(Deserialize)]
@@ -64,8 +69,8 @@ struct VersionOnly {
 
 /// Format version 1, as it was written: no solver settings, no contact set.
 mod v1 {
-    use crate::body::{BodyHandle, RigidBody};
-    use crate::config::{Response, SolverConfig, WorldConfig};
+    use crate::body::{BodyHandle, RigidBody, SleepState};
+    use crate::config::{Response, SleepConfig, SolverConfig, WorldConfig};
     use geom::{Real, Vector3};
     use serde::Deserialize;
     use slotmap::SlotMap;
@@ -89,7 +94,8 @@ mod v1 {
     }
 
     impl Snapshot {
-        /// The same state in the current format: default solver settings, no impulses.
+        /// The same state in the current format: default solver settings, no impulses,
+        /// sleeping off.
         pub(super) fn upgraded(self) -> Result<super::Snapshot, super::SnapshotError> {
             if self.version != 1 {
                 return Err(super::SnapshotError::Binary(
@@ -104,12 +110,73 @@ mod v1 {
                     response: self.config.response,
                     max_steps_per_advance: self.config.max_steps_per_advance,
                     solver: SolverConfig::default(),
+                    sleep: SleepConfig::disabled(),
                 },
                 step: self.step,
                 accumulator: self.accumulator,
+                sleep: vec![SleepState::default(); self.bodies.len()],
                 bodies: self.bodies,
                 touching: self.touching,
                 contacts: Vec::new(),
+            })
+        }
+    }
+}
+
+/// Format version 2, as it was written: no sleeping.
+mod v2 {
+    use crate::body::{BodyHandle, RigidBody, SleepState};
+    use crate::config::{Response, SleepConfig, SolverConfig, WorldConfig};
+    use crate::contact::CachedContact;
+    use geom::{Real, Vector3};
+    use serde::Deserialize;
+    use slotmap::SlotMap;
+
+    #[derive(Deserialize)]
+    pub(super) struct Config {
+        dt: Real,
+        gravity: Vector3,
+        response: Response,
+        max_steps_per_advance: u32,
+        solver: SolverConfig,
+    }
+
+    #[derive(Deserialize)]
+    pub(super) struct Snapshot {
+        version: u32,
+        config: Config,
+        step: u64,
+        accumulator: Real,
+        bodies: SlotMap<BodyHandle, RigidBody>,
+        touching: Vec<(BodyHandle, BodyHandle)>,
+        contacts: Vec<CachedContact>,
+    }
+
+    impl Snapshot {
+        /// The same state in the current format: sleeping off, so that the world steps as it
+        /// did when it was saved.
+        pub(super) fn upgraded(self) -> Result<super::Snapshot, super::SnapshotError> {
+            if self.version != 2 {
+                return Err(super::SnapshotError::Binary(
+                    "header and body versions differ".into(),
+                ));
+            }
+            Ok(super::Snapshot {
+                version: super::SNAPSHOT_VERSION,
+                config: WorldConfig {
+                    dt: self.config.dt,
+                    gravity: self.config.gravity,
+                    response: self.config.response,
+                    max_steps_per_advance: self.config.max_steps_per_advance,
+                    solver: self.config.solver,
+                    sleep: SleepConfig::disabled(),
+                },
+                step: self.step,
+                accumulator: self.accumulator,
+                sleep: vec![SleepState::default(); self.bodies.len()],
+                bodies: self.bodies,
+                touching: self.touching,
+                contacts: self.contacts,
             })
         }
     }
@@ -131,6 +198,10 @@ impl Snapshot {
         let json = |e: serde_json::Error| SnapshotError::Json(e.to_string());
         if header.version == 1 {
             serde_json::from_str::<v1::Snapshot>(text)
+                .map_err(json)?
+                .upgraded()
+        } else if header.version == 2 {
+            serde_json::from_str::<v2::Snapshot>(text)
                 .map_err(json)?
                 .upgraded()
         } else {
@@ -165,6 +236,10 @@ impl Snapshot {
         let binary = |e: postcard::Error| SnapshotError::Binary(e.to_string());
         let (snapshot, left) = if version == 1 {
             let (old, left): (v1::Snapshot, &[u8]) =
+                postcard::take_from_bytes(payload).map_err(binary)?;
+            (old.upgraded()?, left)
+        } else if version == 2 {
+            let (old, left): (v2::Snapshot, &[u8]) =
                 postcard::take_from_bytes(payload).map_err(binary)?;
             (old.upgraded()?, left)
         } else {
@@ -252,6 +327,7 @@ impl World {
             bodies: self.bodies.clone(),
             touching: self.touching.clone(),
             contacts: self.contact_cache.clone(),
+            sleep: self.bodies.values().map(|b| b.sleep).collect(),
         }
     }
 
@@ -307,8 +383,38 @@ impl World {
             }
             entry.validate(&field)?;
         }
-        for body in snapshot.bodies.values_mut() {
+        if snapshot.sleep.len() != snapshot.bodies.len() {
+            return Err(SnapshotError::Invalid(WorldError::OutOfRange {
+                field: "sleep".into(),
+                value: snapshot.sleep.len() as Real,
+                range: "one entry per body",
+            }));
+        }
+        for (index, (state, body)) in snapshot
+            .sleep
+            .iter()
+            .zip(snapshot.bodies.values())
+            .enumerate()
+        {
+            let field = format!("sleep[{index}].rest_time");
+            limits::within(
+                &field,
+                state.rest_time,
+                0.0,
+                limits::MAX_SLEEP_TIME,
+                "in [0, 1e6] s",
+            )?;
+            if state.asleep && (body.kind != BodyKind::Dynamic || !snapshot.config.sleep.enabled) {
+                return Err(SnapshotError::Invalid(WorldError::OutOfRange {
+                    field: format!("sleep[{index}].asleep"),
+                    value: 1.0,
+                    range: "false unless the body is dynamic and sleeping is enabled",
+                }));
+            }
+        }
+        for (body, state) in snapshot.bodies.values_mut().zip(&snapshot.sleep) {
             body.mass_properties = BodyMass::derive(body.kind, body.mass, &body.collider);
+            body.sleep = *state;
         }
         let mut world = World::new(snapshot.config);
         world.step_count = snapshot.step;

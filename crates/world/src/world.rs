@@ -8,6 +8,7 @@ use crate::contact::{CachedContact, ContactEvent, ContactPair, diff_events};
 use crate::error::WorldError;
 use crate::response::reflect;
 use crate::response::solver::Solver;
+use crate::step::sleep::{self, Islands};
 use crate::step::{Collision, integrate};
 use collide::staged::StageCounts;
 use geom::Real;
@@ -49,6 +50,9 @@ pub struct World {
     solver: Solver,
     /// Whether each of this step's contacts touched.
     touched: Vec<bool>,
+    /// Islands' union-find and the sleeping bodies to wake (buffers).
+    islands: Islands,
+    wake: Vec<BodyHandle>,
 }
 
 impl World {
@@ -68,6 +72,8 @@ impl World {
             collision: Collision::default(),
             solver: Solver::default(),
             touched: Vec::new(),
+            islands: Islands::default(),
+            wake: Vec::new(),
         }
     }
 
@@ -82,6 +88,19 @@ impl World {
         &self.config
     }
 
+    /// Replaces the settings, checked first (the error names the bad field, and then nothing
+    /// changes). Every sleeping body wakes: new gravity or solver settings concern them too.
+    pub fn set_config(&mut self, config: WorldConfig) -> Result<(), WorldError> {
+        config.validate()?;
+        self.config = config;
+        for body in self.bodies.values_mut() {
+            if body.sleep.asleep {
+                body.sleep.wake();
+            }
+        }
+        Ok(())
+    }
+
     /// Adds a body; every field of `desc` is checked first, and on error (which names the
     /// field, e.g. `desc.linvel.x`) the world is unchanged.
     pub fn insert(&mut self, desc: BodyDesc) -> Result<BodyHandle, WorldError> {
@@ -90,9 +109,17 @@ impl World {
     }
 
     /// Removes a body and returns it; `None` for an unknown or already removed handle. Pairs it
-    /// touched get a `Stopped` event.
+    /// touched get a `Stopped` event; sleeping bodies it touched wake, with their islands.
     pub fn remove(&mut self, handle: BodyHandle) -> Option<RigidBody> {
         let body = self.bodies.remove(handle)?;
+        self.wake.clear();
+        for &(a, b) in &self.touching {
+            if a == handle {
+                self.wake.push(b);
+            } else if b == handle {
+                self.wake.push(a);
+            }
+        }
         let events = &mut self.events;
         self.touching.retain(|&(a, b)| {
             let gone = a == handle || b == handle;
@@ -104,7 +131,36 @@ impl World {
         self.contacts.retain(|c| c.a != handle && c.b != handle);
         self.contact_cache
             .retain(|c| c.a != handle && c.b != handle);
+        sleep::wake_islands(
+            &mut self.bodies,
+            &self.touching,
+            &self.wake,
+            &mut self.islands,
+        );
         Some(body)
+    }
+
+    /// Wakes a body and, if it slept, every body of its island (see [`crate::SleepConfig`]);
+    /// the error names an unknown or removed handle.
+    pub fn wake(&mut self, handle: BodyHandle) -> Result<(), WorldError> {
+        if !self.bodies.contains_key(handle) {
+            return Err(WorldError::UnknownBody);
+        }
+        sleep::wake_islands(
+            &mut self.bodies,
+            &self.touching,
+            &[handle],
+            &mut self.islands,
+        );
+        if let Some(body) = self.bodies.get_mut(handle) {
+            body.sleep.wake();
+        }
+        Ok(())
+    }
+
+    /// How many bodies sleep.
+    pub fn sleeping_count(&self) -> usize {
+        self.bodies.values().filter(|b| b.sleep.asleep).count()
     }
 
     /// The body of `handle`, if it is still in the world.
@@ -144,7 +200,8 @@ impl World {
 
     /// The contacts of the last step that touched, in handle order. With the solver a contact
     /// may include speculative points (negative depth: the gap) beside touching ones; pairs that
-    /// stayed apart are left out.
+    /// stayed apart are left out, and so are pairs that sleep (they are not tested while they
+    /// sleep; they still touch, and get no `Stopped` event).
     pub fn contacts(&self) -> &[ContactPair] {
         &self.contacts
     }
@@ -206,9 +263,23 @@ impl World {
         self.events.clear();
         match self.config.response {
             Response::Solver => {
+                self.wake_disturbed();
                 let margin = self.config.solver.speculative_margin;
-                self.collision
-                    .run(&self.bodies, &mut self.contacts, Some((margin, dt)));
+                self.collision.run(
+                    &self.bodies,
+                    &mut self.contacts,
+                    Some((margin, dt)),
+                    &mut self.wake,
+                );
+                if sleep::wake_islands(
+                    &mut self.bodies,
+                    &self.touching,
+                    &self.wake,
+                    &mut self.islands,
+                ) > 0
+                {
+                    self.collision.test_woken(&self.bodies, &mut self.contacts);
+                }
                 self.solver.step(
                     &mut self.bodies,
                     &self.contacts,
@@ -217,18 +288,23 @@ impl World {
                     &self.config,
                     &mut self.touched,
                 );
+                self.update_sleep();
                 let mut touched = self.touched.iter();
                 self.contacts
                     .retain(|_| touched.next().copied().unwrap_or(false));
             }
             Response::Reflect | Response::None => {
                 integrate::velocities(&mut self.bodies, self.config.gravity, dt);
-                self.collision.run(&self.bodies, &mut self.contacts, None);
+                self.collision
+                    .run(&self.bodies, &mut self.contacts, None, &mut self.wake);
                 if self.config.response == Response::Reflect {
                     reflect::reflect(&mut self.bodies, &self.contacts);
                 }
                 integrate::positions(&mut self.bodies, dt);
                 self.contact_cache.clear();
+                for body in self.bodies.values_mut() {
+                    body.sleep.disturbed = false;
+                }
             }
         }
         self.update_events();
@@ -241,9 +317,93 @@ impl World {
         &self.contact_cache
     }
 
-    /// Started and stopped events from the last step's touching pairs to this step's.
+    /// Before a step: with sleeping off, every body wakes; with it on, the sleeping bodies
+    /// touching a disturbed one wake, with their islands.
+    fn wake_disturbed(&mut self) {
+        if !self.config.sleep.enabled {
+            for body in self.bodies.values_mut() {
+                if body.sleep.asleep {
+                    body.sleep.wake();
+                }
+            }
+            return;
+        }
+        sleep::disturbed_neighbours(&self.bodies, &self.touching, &mut self.wake);
+        sleep::wake_islands(
+            &mut self.bodies,
+            &self.touching,
+            &self.wake,
+            &mut self.islands,
+        );
+    }
+
+    /// After the solve: a sleeping body that an awake one touched wakes (with its island);
+    /// then rest timers, islands, and islands at rest fall asleep.
+    fn update_sleep(&mut self) {
+        let pairs = &self.collision.contact_indices;
+        let touched = &self.touched;
+        let handles = &self.collision.handles;
+        self.wake.clear();
+        for (k, &(i, j)) in pairs.iter().enumerate() {
+            if !touched[k] {
+                continue;
+            }
+            let (a, b) = (handles[i as usize], handles[j as usize]);
+            let (Some(body_a), Some(body_b)) = (self.bodies.get(a), self.bodies.get(b)) else {
+                continue;
+            };
+            if body_a.sleep.asleep && sleep::is_awake_movable(body_b) {
+                self.wake.push(a);
+            } else if body_b.sleep.asleep && sleep::is_awake_movable(body_a) {
+                self.wake.push(b);
+            }
+        }
+        // `touching` is still last step's: the links between the sleepers, which have not moved.
+        sleep::wake_islands(
+            &mut self.bodies,
+            &self.touching,
+            &self.wake,
+            &mut self.islands,
+        );
+        let touching_pairs = pairs
+            .iter()
+            .zip(touched)
+            .filter(|&(_, &t)| t)
+            .map(|(&pair, _)| pair);
+        sleep::update(
+            &mut self.bodies,
+            touching_pairs,
+            &self.config.sleep,
+            self.config.dt,
+            &mut self.islands,
+        );
+    }
+
+    /// Started and stopped events from the last step's touching pairs to this step's: this
+    /// step's contacts, and the pairs that still sleep (untested, they touch as they did).
     fn update_events(&mut self) {
-        let now: Vec<(BodyHandle, BodyHandle)> = self.contacts.iter().map(|c| (c.a, c.b)).collect();
+        let bodies = &self.bodies;
+        let sleeping_pair = |a, b| match (bodies.get(a), bodies.get(b)) {
+            (Some(a), Some(b)) => sleep::is_sleeping_pair(a, b),
+            _ => false,
+        };
+        let sleeping = self
+            .touching
+            .iter()
+            .filter(|&&(a, b)| sleeping_pair(a, b))
+            .copied();
+        let mut now: Vec<(BodyHandle, BodyHandle)> = Vec::with_capacity(self.touching.len());
+        let mut sleeping = sleeping.peekable();
+        for pair in self.contacts.iter().map(|c| (c.a, c.b)) {
+            while let Some(old) = sleeping.next_if(|&old| old < pair) {
+                now.push(old);
+            }
+            // A pair both in this step's contacts and asleep (woken and put back to sleep in
+            // one step) is listed once.
+            sleeping.next_if(|&old| old == pair);
+            now.push(pair);
+        }
+        now.extend(sleeping);
         diff_events(&self.touching, &now, &mut self.events);
         self.touching = now;
     }

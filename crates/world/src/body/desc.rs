@@ -1,7 +1,7 @@
 //! Body descriptions: everything needed to create a body, filled with builder methods.
 
 use super::validate::{check_body, check_collider};
-use super::{BodyKind, BodyMass, Collider, Material, RigidBody, Visual, VisualShape};
+use super::{BodyKind, BodyMass, Collider, Material, RigidBody, SleepState, Visual, VisualShape};
 use crate::error::WorldError;
 use geom::validate;
 use geom::{Aabb, Isometry3, Obb, Point3, Real, Shape, Sphere, UnitQuaternion, Vector3};
@@ -261,6 +261,7 @@ impl BodyDesc {
             collider,
             visual,
             mass_properties: BodyMass::derive(self.kind, mass, &collider),
+            sleep: SleepState::new_body(),
         };
         check_body("desc", &body)?;
         Ok(body)

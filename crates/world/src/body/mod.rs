@@ -106,6 +106,40 @@ pub struct RigidBody {
     /// Derived from `kind`, `mass` and `collider` when the body is made or restored.
     #[serde(skip)]
     pub(crate) mass_properties: BodyMass,
+    /// Whether it sleeps (saved beside the bodies in snapshots, so that format 2 bodies still
+    /// read).
+    #[serde(skip)]
+    pub(crate) sleep: SleepState,
+}
+
+/// A body's sleep state: simulation state, saved in snapshots and hashed, so that a restored
+/// world sleeps and wakes exactly as the original.
+#[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize)]
+pub struct SleepState {
+    /// How long the body has been at rest (seconds), counted up to
+    /// [`crate::limits::MAX_SLEEP_TIME`]; 0 while it moves.
+    pub rest_time: Real,
+    /// Whether it sleeps.
+    pub asleep: bool,
+    /// Changed since the last step (inserted, moved or given a velocity by a setter, woken on
+    /// request): the next step wakes every sleeping body it touches, and their islands.
+    pub disturbed: bool,
+}
+
+impl SleepState {
+    /// A body just inserted: awake, and disturbed (it wakes what it was put against).
+    pub(crate) fn new_body() -> Self {
+        Self {
+            rest_time: 0.0,
+            asleep: false,
+            disturbed: true,
+        }
+    }
+
+    /// Awake, at rest for no time, and disturbed.
+    pub(crate) fn wake(&mut self) {
+        *self = Self::new_body();
+    }
 }
 
 impl RigidBody {
@@ -187,6 +221,14 @@ impl RigidBody {
             _ => 0.0,
         }
     }
+    /// Whether the body sleeps (see [`crate::SleepConfig`]).
+    pub fn is_sleeping(&self) -> bool {
+        self.sleep.asleep
+    }
+    /// The sleep state: whether it sleeps and how long it has been at rest.
+    pub fn sleep_state(&self) -> &SleepState {
+        &self.sleep
+    }
     /// The collider's world-space bounding box at the current pose.
     pub fn world_aabb(&self) -> Aabb {
         self.collider
@@ -194,23 +236,27 @@ impl RigidBody {
             .aabb(&self.collider.world_pose(&self.pose))
     }
 
-    /// Moves the body; the error names a non-finite translation or a bad rotation, and then
+    /// Moves the body and wakes it (with its island, at the next step); the error names a non-finite translation or a bad rotation, and then
     /// nothing changes. A static body moved this way is teleported (no velocity).
     pub fn set_pose(&mut self, pose: Isometry3) -> Result<(), WorldError> {
         self.pose = validate::check_pose("pose", &pose)?;
+        self.sleep.wake();
         Ok(())
     }
-    /// Sets the linear velocity (ignored by static bodies); the error names a non-finite
+    /// Sets the linear velocity (ignored by static bodies) and wakes the body (with its island,
+    /// at the next step); the error names a non-finite
     /// component, and then nothing changes.
     pub fn set_linvel(&mut self, linvel: Vector3) -> Result<(), WorldError> {
         validate::check_linvel("linvel", &linvel)?;
         self.linvel = linvel;
+        self.sleep.wake();
         Ok(())
     }
     /// Sets the angular velocity (ignored by static bodies); as [`RigidBody::set_linvel`].
     pub fn set_angvel(&mut self, angvel: Vector3) -> Result<(), WorldError> {
         validate::check_angvel("angvel", &angvel)?;
         self.angvel = angvel;
+        self.sleep.wake();
         Ok(())
     }
     /// Sets the colour; each channel must be finite and in [0, 1].

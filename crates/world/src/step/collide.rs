@@ -1,6 +1,8 @@
 //! Collision detection for a step: every collider's world volume and AABB, densely in handle
-//! order; the broad phase's overlapping pairs; the staged narrow phase's contacts.
+//! order; the broad phase's overlapping pairs; the staged narrow phase's contacts. Pairs in
+//! which nothing moves (sleeping against sleeping or static) are not tested.
 
+use super::sleep::is_awake_movable;
 use crate::body::{BodyHandle, BodyKind, RigidBody};
 use crate::contact::ContactPair;
 use collide::broad::RowSweep;
@@ -16,13 +18,24 @@ pub(crate) struct Collision {
     pub(crate) handles: Vec<BodyHandle>,
     posed: Vec<Posed>,
     aabbs: Vec<Aabb>,
-    movable: Vec<bool>,
+    /// Per body: moves this step (awake dynamic, or kinematic with a velocity), is a kinematic
+    /// body at rest, sleeps, was disturbed.
+    moving: Vec<bool>,
+    resting_kinematic: Vec<bool>,
+    asleep: Vec<bool>,
+    disturbed: Vec<bool>,
     /// Overlapping pairs of indices into the vectors above.
     pairs: Vec<(u32, u32)>,
-    /// Per body, how far its AABB is grown for speculative contacts (metres).
+    /// Per body, how far its AABB is grown for speculative contacts (metres): half the
+    /// margin plus its travel in one step.
     reach: Vec<Real>,
+    half_margin: Real,
     /// For each contact of the last run, the indices of its two bodies.
     pub(crate) contact_indices: Vec<(u32, u32)>,
+    /// Overlapping pairs not tested in the last run: nothing in them moves.
+    untested: Vec<(u32, u32)>,
+    /// Whether the last run found speculative contacts.
+    speculative: bool,
     /// What each stage of the narrow phase did in the last run.
     pub(crate) stage_counts: StageCounts,
 }
@@ -30,16 +43,26 @@ pub(crate) struct Collision {
 impl Collision {
     /// Fills `contacts` with the touching pairs of `bodies`, in handle order. With
     /// `speculative = Some(margin, dt)`, pairs closer than `margin` plus the distance the two
-    /// bodies can cover in `dt` are reported too, their gaps as negative depths.
+    /// bodies can cover in `dt` are reported too, their gaps as negative depths. Pairs in which
+    /// nothing moves (sleeping or static bodies) are not tested. `wake` receives the sleeping
+    /// bodies that a moving or disturbed body can reach within the step.
     pub(crate) fn run(
         &mut self,
         bodies: &SlotMap<BodyHandle, RigidBody>,
         contacts: &mut Vec<ContactPair>,
         speculative: Option<(Real, Real)>,
+        wake: &mut Vec<BodyHandle>,
     ) {
         self.update_volumes(bodies, speculative);
         self.broad_phase();
-        self.narrow_phase(contacts, speculative.is_some());
+        contacts.clear();
+        self.contact_indices.clear();
+        self.stage_counts = StageCounts::default();
+        wake.clear();
+        let pairs = std::mem::take(&mut self.pairs);
+        let mut indices = std::mem::take(&mut self.contact_indices);
+        self.test_pairs(&pairs, contacts, &mut indices, wake);
+        (self.pairs, self.contact_indices) = (pairs, indices);
     }
 
     /// World volumes and AABBs, densely in handle order (the order slots are visited). With
@@ -54,8 +77,12 @@ impl Collision {
         self.handles.clear();
         self.posed.clear();
         self.aabbs.clear();
-        self.movable.clear();
+        self.moving.clear();
+        self.resting_kinematic.clear();
+        self.asleep.clear();
+        self.disturbed.clear();
         self.reach.clear();
+        self.speculative = speculative.is_some();
         for (handle, body) in bodies {
             debug_assert!(self.handles.last().is_none_or(|&last| last < handle));
             let posed = Posed::new(&body.collider.shape, &body.collider.world_pose(&body.pose));
@@ -63,6 +90,7 @@ impl Collision {
             match speculative {
                 None => self.aabbs.push(posed.aabb),
                 Some((margin, dt)) => {
+                    self.half_margin = 0.5 * margin;
                     let travel = if body.kind == BodyKind::Static {
                         0.0
                     } else {
@@ -74,42 +102,132 @@ impl Collision {
                 }
             }
             self.posed.push(posed);
-            self.movable.push(body.kind != BodyKind::Static);
+            let moving = is_awake_movable(body);
+            self.moving.push(moving);
+            self.resting_kinematic
+                .push(body.kind == BodyKind::Kinematic && !moving);
+            self.asleep.push(body.sleep.asleep);
+            self.disturbed.push(body.sleep.disturbed);
         }
     }
 
-    /// Overlapping AABB pairs, sorted by index, which is handle order. Pairs of bodies that can
-    /// never move are skipped.
-    fn broad_phase(&mut self) {
-        self.broad.pairs_of(&self.aabbs, &mut self.pairs);
-        let movable = &self.movable;
-        self.pairs
-            .retain(|&(i, j)| movable[i as usize] || movable[j as usize]);
+    /// Whether the pair of bodies `i` and `j` is tested this step: one of them moves; or one
+    /// is a kinematic body at rest (it may move) and the other is awake; or one was disturbed
+    /// and the other sleeps (it may have to wake). Static pairs, and sleeping bodies against
+    /// static ones or kinematic ones at rest, are not.
+    #[inline]
+    fn tested(&self, i: usize, j: usize) -> bool {
+        let awake_or_disturbed = |k: usize, other: usize| {
+            (self.resting_kinematic[k] && !self.asleep[other])
+                || (self.disturbed[k] && self.asleep[other])
+        };
+        self.moving[i] || self.moving[j] || awake_or_disturbed(i, j) || awake_or_disturbed(j, i)
     }
 
-    /// Seed 004's staged filter on every overlapping pair; with a margin, each pair's margin
-    /// is the sum of its two bodies' reaches.
-    fn narrow_phase(&mut self, contacts: &mut Vec<ContactPair>, speculative: bool) {
+    /// Overlapping AABB pairs, sorted by index, which is handle order: those tested this step
+    /// in `pairs`, the others (nothing in them moves) in `untested`.
+    fn broad_phase(&mut self) {
+        let mut pairs = std::mem::take(&mut self.pairs);
+        self.broad.pairs_of(&self.aabbs, &mut pairs);
+        let mut untested = std::mem::take(&mut self.untested);
+        untested.clear();
+        pairs.retain(|&(i, j)| {
+            let tested = self.tested(i as usize, j as usize);
+            if !tested {
+                untested.push((i, j));
+            }
+            tested
+        });
+        (self.pairs, self.untested) = (pairs, untested);
+    }
+
+    /// After some sleeping bodies woke (`bodies` says which): tests the pairs skipped this step
+    /// in which one of them now moves, and merges their contacts into `contacts` in pair
+    /// order.
+    pub(crate) fn test_woken(
+        &mut self,
+        bodies: &SlotMap<BodyHandle, RigidBody>,
+        contacts: &mut Vec<ContactPair>,
+    ) {
+        for (i, body) in bodies.values().enumerate() {
+            if self.asleep[i] && !body.sleep.asleep {
+                self.asleep[i] = false;
+                self.moving[i] = true;
+            }
+        }
+        let mut pairs = std::mem::take(&mut self.untested);
+        pairs.retain(|&(i, j)| self.tested(i as usize, j as usize));
+        if pairs.is_empty() {
+            return;
+        }
+        let (mut found, mut found_indices) = (Vec::new(), Vec::new());
+        // Nothing sleeps in these pairs any more: nothing to wake.
+        self.test_pairs(&pairs, &mut found, &mut found_indices, &mut Vec::new());
+        let old = std::mem::take(contacts);
+        let old_indices = std::mem::take(&mut self.contact_indices);
+        let mut new = found.into_iter().zip(found_indices).peekable();
+        for (pair, indices) in old.into_iter().zip(old_indices) {
+            while let Some((p, k)) = new.next_if(|&(_, k)| k < indices) {
+                contacts.push(p);
+                self.contact_indices.push(k);
+            }
+            contacts.push(pair);
+            self.contact_indices.push(indices);
+        }
+        for (p, k) in new {
+            contacts.push(p);
+            self.contact_indices.push(k);
+        }
+    }
+
+    /// Seed 004's staged filter on each pair of `pairs`; with a margin, each pair's margin is
+    /// the sum of its two bodies' reaches. Contacts go to `contacts`, their bodies' indices to
+    /// `indices`; a sleeping body found within reach of a moving or disturbed one goes to
+    /// `wake`.
+    fn test_pairs(
+        &mut self,
+        pairs: &[(u32, u32)],
+        contacts: &mut Vec<ContactPair>,
+        indices: &mut Vec<(u32, u32)>,
+        wake: &mut Vec<BodyHandle>,
+    ) {
         let mut filter = StagedFilter::new();
-        contacts.clear();
-        self.contact_indices.clear();
-        for &(i, j) in &self.pairs {
+        for &(i, j) in pairs {
             let (i, j) = (i as usize, j as usize);
-            let found = if speculative {
+            let found = if self.speculative {
                 let margin = self.reach[i] + self.reach[j];
                 filter.contact_within(&self.posed[i], &self.posed[j], margin)
             } else {
                 filter.contact(&self.posed[i], &self.posed[j])
             };
             if let Some(contact) = found {
+                if self.asleep[i] != self.asleep[j] {
+                    // The other one moves (or was disturbed): the sleeper wakes if it can be
+                    // reached within the step.
+                    let (sleeper, mover) = if self.asleep[i] { (i, j) } else { (j, i) };
+                    let travel = self.reach.get(mover).map_or(0.0, |r| r - self.half_margin);
+                    let deepest = contact
+                        .points
+                        .iter()
+                        .map(|p| p.depth)
+                        .fold(Real::MIN, Real::max);
+                    if deepest + travel >= 0.0 {
+                        wake.push(self.handles[sleeper]);
+                    }
+                }
                 contacts.push(ContactPair {
                     a: self.handles[i],
                     b: self.handles[j],
                     contact,
                 });
-                self.contact_indices.push((i as u32, j as u32));
+                indices.push((i as u32, j as u32));
             }
         }
-        self.stage_counts = filter.counts;
+        let (total, more) = (&mut self.stage_counts, filter.counts);
+        total.pairs += more.pairs;
+        total.rejected_by_sphere += more.rejected_by_sphere;
+        total.rejected_by_aabb += more.rejected_by_aabb;
+        total.rejected_by_exact += more.rejected_by_exact;
+        total.touching += more.touching;
     }
 }

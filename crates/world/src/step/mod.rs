@@ -3,5 +3,6 @@
 
 pub(crate) mod collide;
 pub(crate) mod integrate;
+pub(crate) mod sleep;
 
 pub(crate) use collide::Collision;

@@ -23,6 +23,7 @@ mod soft;
 use crate::body::{BodyHandle, BodyKind, RigidBody};
 use crate::config::WorldConfig;
 use crate::contact::{CachedContact, ContactPair};
+use crate::step::sleep::is_sleeping_pair;
 use body::SolverBody;
 use contact::{ContactConstraint, SolveSettings};
 use geom::{Matrix3, Real, UnitQuaternion};
@@ -41,13 +42,17 @@ pub(crate) struct Solver {
     constraints: Vec<ContactConstraint>,
     /// For each constraint, the index of its pair in the step's contacts.
     constraint_pairs: Vec<usize>,
+    /// Last step's persistent contact set, read while this step's is written.
+    previous_cache: Vec<CachedContact>,
 }
 
 impl Solver {
     /// Runs the soft step over `dt`. `contacts` are this step's contacts (speculative ones
     /// included) with `indices`, the dense indices of their bodies; `cache` holds last step's
-    /// impulses and is replaced by this step's. Returns, through `touching`, whether each
-    /// contact touched (overlapped, or was pushed apart by the solver).
+    /// impulses and is replaced by this step's. Sleeping bodies are held fixed; the impulses of
+    /// pairs that sleep (untested this step) are kept as they were. Returns, through
+    /// `touching`, whether each contact touched (overlapped, or was pushed apart by the
+    /// solver).
     pub(crate) fn step(
         &mut self,
         bodies: &mut SlotMap<BodyHandle, RigidBody>,
@@ -59,14 +64,9 @@ impl Solver {
     ) {
         let substeps = config.solver.substeps.max(1);
         let h = config.dt / substeps as Real;
+        std::mem::swap(cache, &mut self.previous_cache);
         self.gather(bodies);
-        self.prepare(
-            bodies,
-            contacts,
-            indices,
-            cache,
-            config.solver.speculative_margin,
-        );
+        self.prepare(bodies, contacts, indices, config.solver.speculative_margin);
         let settings = SolveSettings::new(&config.solver, h);
         for _ in 0..substeps {
             self.integrate_velocities(&config.gravity, h);
@@ -80,23 +80,29 @@ impl Solver {
             &mut self.constraints,
             config.solver.restitution_threshold,
         );
-        self.store_impulses(contacts, cache, touching);
-        for (body, state) in bodies.values_mut().zip(&self.states) {
-            if body.kind != BodyKind::Static {
+        self.store_impulses(bodies, contacts, cache, touching);
+        for (k, (body, state)) in bodies.values_mut().zip(&self.states).enumerate() {
+            if self.kinds[k] != BodyKind::Static {
                 body::finish(body, state);
             }
         }
     }
 
-    /// The solver state of every body, densely in handle order.
+    /// The solver state of every body, densely in handle order; sleeping bodies as static
+    /// ones.
     fn gather(&mut self, bodies: &SlotMap<BodyHandle, RigidBody>) {
         self.states.clear();
         self.kinds.clear();
         self.rotations.clear();
         self.inertias.clear();
         for body in bodies.values() {
-            self.states.push(SolverBody::of(body));
-            self.kinds.push(body.kind);
+            if body.sleep.asleep {
+                self.states.push(SolverBody::FIXED);
+                self.kinds.push(BodyKind::Static);
+            } else {
+                self.states.push(SolverBody::of(body));
+                self.kinds.push(body.kind);
+            }
             self.rotations.push(body.pose.rotation);
             let inertia = body.mass_properties.inertia;
             let isotropic = inertia == Matrix3::identity() * inertia.m11;
@@ -104,18 +110,17 @@ impl Solver {
         }
     }
 
-    /// One constraint per contact that involves a dynamic body, warm started from `cache`
-    /// (sorted by pair, as `contacts` are: one merge walk).
+    /// One constraint per contact that involves an awake dynamic body, warm started from last
+    /// step's contact set (sorted by pair, as `contacts` are: one merge walk).
     fn prepare(
         &mut self,
         bodies: &SlotMap<BodyHandle, RigidBody>,
         contacts: &[ContactPair],
         indices: &[(u32, u32)],
-        cache: &[CachedContact],
         speculative_margin: Real,
     ) {
         self.constraint_pairs.clear();
-        let mut cached = cache.iter().peekable();
+        let mut cached = self.previous_cache.iter().peekable();
         for (k, (pair, &(i, j))) in contacts.iter().zip(indices).enumerate() {
             let (state_a, state_b) = (&self.states[i as usize], &self.states[j as usize]);
             if state_a.inverse_mass == 0.0 && state_b.inverse_mass == 0.0 {
@@ -165,9 +170,11 @@ impl Solver {
     }
 
     /// The new persistent contact set, in pair order (pairs that carried no impulse have
-    /// nothing to warm start and are left out), and which contacts touched.
+    /// nothing to warm start and are left out; pairs that sleep keep theirs), and which
+    /// contacts touched.
     fn store_impulses(
         &self,
+        bodies: &SlotMap<BodyHandle, RigidBody>,
         contacts: &[ContactPair],
         cache: &mut Vec<CachedContact>,
         touching: &mut Vec<bool>,
@@ -179,11 +186,26 @@ impl Solver {
                 .iter()
                 .map(|pair| pair.contact.points.iter().any(|p| p.depth >= 0.0)),
         );
+        let sleeping_pair = |a, b| match (bodies.get(a), bodies.get(b)) {
+            (Some(a), Some(b)) => is_sleeping_pair(a, b),
+            _ => false,
+        };
+        let mut sleeping = self
+            .previous_cache
+            .iter()
+            .filter(|e| sleeping_pair(e.a, e.b))
+            .peekable();
         for (c, &k) in self.constraints.iter().zip(&self.constraint_pairs) {
             if contact::pushed(c) {
                 touching[k] = true;
-                cache.push(contact::store_impulses(c, &contacts[k]));
+                let entry = contact::store_impulses(c, &contacts[k]);
+                while let Some(old) = sleeping.next_if(|e| (e.a, e.b) < (entry.a, entry.b)) {
+                    cache.push(old.clone());
+                }
+                cache.push(entry);
             }
         }
+        // Pairs that sleep keep their impulses for when they wake.
+        cache.extend(sleeping.cloned());
     }
 }
