@@ -238,6 +238,42 @@ fn a_moving_kinematic_body_keeps_what_it_touches_awake() {
 }
 
 #[test]
+fn a_ball_spinning_or_rolling_on_the_floor_stops_and_sleeps() {
+    // On one contact point nothing but rolling resistance stops a spin about the vertical;
+    // without it the ball spins forever and keeps whatever it touches awake.
+    for (linvel, angvel) in [
+        (Vector3::zeros(), Vector3::new(0.0, 6.0, 0.0)),
+        (Vector3::new(2.0, 0.0, 0.0), Vector3::new(0.0, 0.0, -4.0)),
+    ] {
+        let mut world = World::new(WorldConfig::default());
+        ground(&mut world, 100.0);
+        let ball = world
+            .insert(
+                BodyDesc::dynamic()
+                    .ball(0.5)
+                    .position(Vector3::new(0.0, 0.5, 0.0))
+                    .linvel(linvel)
+                    .angvel(angvel),
+            )
+            .unwrap();
+        until_asleep(&mut world, &[ball], 3_000);
+        // With no rolling resistance it never stops spinning.
+        let mut config = *world.config();
+        config.solver.rolling_resistance = 0.0;
+        world.set_config(config).unwrap();
+        world
+            .body_mut(ball)
+            .unwrap()
+            .set_angvel(Vector3::new(0.0, 6.0, 0.0))
+            .unwrap();
+        steps(&mut world, 600);
+        let spin = world.body(ball).unwrap().angvel().y;
+        assert!(spin > 5.9, "spin {spin}");
+        assert!(!world.body(ball).unwrap().is_sleeping());
+    }
+}
+
+#[test]
 fn with_sleeping_off_nothing_sleeps() {
     let config = WorldConfig {
         sleep: SleepConfig::disabled(),
@@ -292,6 +328,13 @@ fn bad_sleep_settings_and_states_are_refused_by_name() {
     ] {
         let mut config = WorldConfig::default();
         edit(&mut config.sleep);
+        let message = World::try_new(config).unwrap_err().to_string();
+        assert!(message.contains(field), "`{message}` does not name {field}");
+    }
+    for value in [-0.1, 1.5, Real::NAN] {
+        let mut config = WorldConfig::default();
+        config.solver.rolling_resistance = value;
+        let field = "config.solver.rolling_resistance";
         let message = World::try_new(config).unwrap_err().to_string();
         assert!(message.contains(field), "`{message}` does not name {field}");
     }

@@ -51,6 +51,13 @@ pub struct SolverConfig {
     /// stops them at the surface; the margin grows by each body's travel in one step. Default
     /// 0.02.
     pub speculative_margin: Real,
+    /// Rolling resistance of balls, in [0, 1] (Box3D's model, which keeps it per material): a
+    /// contact with a ball resists the pair's relative rolling and spinning with a torque up to
+    /// this times the ball's radius times the normal force, so that a ball rolls to a stop and
+    /// a ball spinning on one contact point stops spinning (without it, such a ball spins
+    /// forever and keeps the pile it touches awake). Box contacts resist tipping by their faces
+    /// instead. Default 0.01.
+    pub rolling_resistance: Real,
 }
 
 impl Default for SolverConfig {
@@ -62,6 +69,7 @@ impl Default for SolverConfig {
             max_push_out_speed: 3.0,
             restitution_threshold: 1.0,
             speculative_margin: 0.02,
+            rolling_resistance: 0.01,
         }
     }
 }
@@ -112,6 +120,12 @@ impl SolverConfig {
             self.speculative_margin,
             limits::MAX_SIZE,
             "in [0, 1e6] m",
+        )?;
+        check(
+            "config.solver.rolling_resistance",
+            self.rolling_resistance,
+            1.0,
+            "in [0, 1]",
         )
     }
 }

@@ -22,6 +22,7 @@ impl World {
         h.f32(solver.max_push_out_speed);
         h.f32(solver.restitution_threshold);
         h.f32(solver.speculative_margin);
+        h.f32(solver.rolling_resistance);
         h.u64(u64::from(c.sleep.enabled));
         h.f32(c.sleep.speed_threshold);
         h.f32(c.sleep.time_to_sleep);

@@ -6,9 +6,10 @@
 //! and never change a result, so a restored world steps bit for bit like the original, also
 //! when it was saved mid-contact.
 //!
-//! Formats: version 3 (this build) added sleeping: its settings and each body's sleep state.
-//! Version 2 added the solver's settings and the contact set. Older files still load: version 2
-//! worlds get sleeping turned off (so that they step as they did when saved), version 1 worlds
+//! Formats: version 3 (this build) added sleeping (its settings and each body's sleep state) and
+//! the solver's rolling resistance. Version 2 added the solver's settings and the contact set.
+//! Older files still load: version 2 worlds get sleeping and rolling resistance turned off (so
+//! that they step as they did when saved), version 1 worlds
 //! keep their response (`Reflect` or `None`) and get the default solver settings and an empty
 //! contact set.
 //!
@@ -132,13 +133,24 @@ mod v2 {
     use serde::Deserialize;
     use slotmap::SlotMap;
 
+    /// The solver settings of format 2: no rolling resistance.
+    #[derive(Deserialize)]
+    struct Solver {
+        substeps: u32,
+        contact_hertz: Real,
+        contact_damping_ratio: Real,
+        max_push_out_speed: Real,
+        restitution_threshold: Real,
+        speculative_margin: Real,
+    }
+
     #[derive(Deserialize)]
     pub(super) struct Config {
         dt: Real,
         gravity: Vector3,
         response: Response,
         max_steps_per_advance: u32,
-        solver: SolverConfig,
+        solver: Solver,
     }
 
     #[derive(Deserialize)]
@@ -153,8 +165,8 @@ mod v2 {
     }
 
     impl Snapshot {
-        /// The same state in the current format: sleeping off, so that the world steps as it
-        /// did when it was saved.
+        /// The same state in the current format: sleeping and rolling resistance off, so that
+        /// the world steps as it did when it was saved.
         pub(super) fn upgraded(self) -> Result<super::Snapshot, super::SnapshotError> {
             if self.version != 2 {
                 return Err(super::SnapshotError::Binary(
@@ -168,7 +180,15 @@ mod v2 {
                     gravity: self.config.gravity,
                     response: self.config.response,
                     max_steps_per_advance: self.config.max_steps_per_advance,
-                    solver: self.config.solver,
+                    solver: SolverConfig {
+                        substeps: self.config.solver.substeps,
+                        contact_hertz: self.config.solver.contact_hertz,
+                        contact_damping_ratio: self.config.solver.contact_damping_ratio,
+                        max_push_out_speed: self.config.solver.max_push_out_speed,
+                        restitution_threshold: self.config.solver.restitution_threshold,
+                        speculative_margin: self.config.solver.speculative_margin,
+                        rolling_resistance: 0.0,
+                    },
                     sleep: SleepConfig::disabled(),
                 },
                 step: self.step,

@@ -85,6 +85,12 @@ pub(crate) struct ContactConstraint {
     support_radius: Real,
     /// The accumulated tilt impulse about the two tangents.
     tilt_impulse: Vector2,
+    /// For a pair with a ball: the rolling resistance times the ball's radius (a length: the
+    /// largest rolling torque is it times the normal force), 0 otherwise; the inverse of
+    /// `I_a^-1 + I_b^-1`; the angular impulse accumulated this step.
+    rolling_resistance: Real,
+    rolling_mass: geom::Matrix3,
+    rolling_impulse: Vector3,
 }
 
 /// Two unit tangents completing `normal` to a right-handed frame, chosen from the normal
@@ -112,7 +118,7 @@ pub(crate) fn prepare(
     (body_a, body_b): (&RigidBody, &RigidBody),
     (state_a, state_b): (&SolverBody, &SolverBody),
     cached: Option<&CachedContact>,
-    speculative_margin: Real,
+    (speculative_margin, rolling_resistance): (Real, Real),
 ) {
     let normal = pair.contact.normal;
     let tangents = tangents_of(&normal);
@@ -234,6 +240,19 @@ pub(crate) fn prepare(
     c.tilt_mass = tilt_mass;
     c.support_radius = support_radius;
     c.tilt_impulse = tilt_impulse;
+    let ball_radius = |body: &RigidBody| match body.collider.shape {
+        geom::Shape::Ball { radius } => radius,
+        geom::Shape::Cuboid { .. } => 0.0,
+    };
+    c.rolling_resistance = rolling_resistance * ball_radius(body_a).max(ball_radius(body_b));
+    c.rolling_mass = if c.rolling_resistance > 0.0 {
+        (state_a.inverse_inertia + state_b.inverse_inertia)
+            .try_inverse()
+            .unwrap_or_else(geom::Matrix3::zeros)
+    } else {
+        geom::Matrix3::zeros()
+    };
+    c.rolling_impulse = Vector3::zeros();
 }
 
 /// The distance from `center` to the nearest edge of the convex polygon the points span in
@@ -371,6 +390,10 @@ pub(crate) fn warm_start(bodies: &mut [SolverBody], constraints: &[ContactConstr
         a.angvel -= c.twist_turns[0] * c.twist_impulse;
         b.angvel += c.twist_turns[1] * c.twist_impulse;
         tilt(&mut a, &mut b, c, &c.tilt_impulse);
+        if c.rolling_resistance > 0.0 {
+            a.angvel -= body_a.inverse_inertia * c.rolling_impulse;
+            b.angvel += body_b.inverse_inertia * c.rolling_impulse;
+        }
         a.store(body_a);
         b.store(body_b);
     }
@@ -500,6 +523,21 @@ pub(crate) fn solve(
             let delta = total - c.friction_impulse;
             c.friction_impulse = total;
             rub(&mut a, &mut b, c, &delta);
+            if c.rolling_resistance > 0.0 {
+                // Rolling resistance (Box3D): the relative turn, clamped to a ball of radius
+                // the resistance times the normal impulse.
+                let old = c.rolling_impulse;
+                let mut total = old - c.rolling_mass * (b.angvel - a.angvel);
+                let limit = c.rolling_resistance * total_normal_impulse;
+                let length_sq = total.norm_squared();
+                if length_sq > limit * limit {
+                    total *= limit / length_sq.sqrt();
+                }
+                c.rolling_impulse = total;
+                let delta = total - old;
+                a.angvel -= body_a.inverse_inertia * delta;
+                b.angvel += body_b.inverse_inertia * delta;
+            }
         }
         a.store(body_a);
         b.store(body_b);

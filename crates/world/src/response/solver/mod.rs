@@ -66,7 +66,7 @@ impl Solver {
         let h = config.dt / substeps as Real;
         std::mem::swap(cache, &mut self.previous_cache);
         self.gather(bodies);
-        self.prepare(bodies, contacts, indices, config.solver.speculative_margin);
+        self.prepare(bodies, contacts, indices, &config.solver);
         let settings = SolveSettings::new(&config.solver, h);
         for _ in 0..substeps {
             self.integrate_velocities(&config.gravity, h);
@@ -117,7 +117,7 @@ impl Solver {
         bodies: &SlotMap<BodyHandle, RigidBody>,
         contacts: &[ContactPair],
         indices: &[(u32, u32)],
-        speculative_margin: Real,
+        solver: &crate::config::SolverConfig,
     ) {
         self.constraint_pairs.clear();
         let mut cached = self.previous_cache.iter().peekable();
@@ -142,7 +142,7 @@ impl Solver {
                 (body_a, body_b),
                 (state_a, state_b),
                 warm,
-                speculative_margin,
+                (solver.speculative_margin, solver.rolling_resistance),
             );
             self.constraint_pairs.push(k);
         }
