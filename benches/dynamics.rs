@@ -5,11 +5,18 @@
 //! it holds and how far the cube that moved most has moved (the pyramids must stand and hold
 //! the same contacts for the comparison to count). Each engine is timed on steps 200 to 300 of
 //! freshly settled pyramids (see `WINDOW`).
-//! Run: `cargo bench --bench dynamics`.
+//!
+//! The large scenes of issue 13 (`large_scenes`), both engines built from the same minirigid
+//! scene by `rapier_of`, sleeping off: Box3D's large pyramid (base 100, 5,050 cubes) and many
+//! pyramids (14 x 14 of base 10, 10,780 cubes), each timed on its first `WINDOW` steps from
+//! creation as Box3D's benchmark does, and a pile of 10,000 boxes and balls falling into a
+//! closed bin (steps 0 to 100). `sleeping_pile`: a pile of 1,000 bodies at rest, sleeping on
+//! against sleeping off, in each engine.
+//! Run: `cargo bench --bench dynamics` (the large scenes take minutes).
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use minirigid::prelude::*;
-use minirigid::scenes::pyramid;
+use minirigid::scenes::{bin, many_pyramids, pyramid};
 use rapier3d::prelude::{ColliderBuilder, PhysicsWorld, RigidBodyBuilder, RigidBodyHandle};
 use std::hint::black_box;
 use std::time::{Duration, Instant};
@@ -17,15 +24,14 @@ use std::time::{Duration, Instant};
 const DT: Real = 1.0 / 60.0;
 const SETTLE_STEPS: usize = 200;
 
-/// minirigid's pyramid with `substeps` substeps.
+/// minirigid's pyramid with `substeps` substeps, sleeping off.
 fn ours(base: usize, substeps: u32) -> (World, Vec<BodyHandle>) {
-    let (world, cubes) = pyramid(base);
-    let mut snapshot = world.snapshot();
-    snapshot.config.solver.substeps = substeps;
-    (
-        World::from_snapshot(snapshot).expect("valid settings"),
-        cubes,
-    )
+    let (mut world, cubes) = pyramid(base);
+    let mut config = *world.config();
+    config.solver.substeps = substeps;
+    config.sleep.enabled = false;
+    world.set_config(config).expect("valid settings");
+    (world, cubes)
 }
 
 /// The same pyramid in rapier3d: the same ground slab and cubes, positions read back from
@@ -66,6 +72,55 @@ fn rapier(base: usize) -> (PhysicsWorld, Vec<RigidBodyHandle>, Vec<Vector3>) {
         })
         .collect();
     (world, handles, starts)
+}
+
+/// `scene` in rapier3d: the same bodies (cuboids and balls, static or dynamic, collider
+/// offsets identity, as in the scenes), masses, materials and poses, dt 1/60, 4 substeps, and
+/// sleeping as asked. Returns the rapier world and the dynamic bodies in `scene`'s order.
+fn rapier_of(scene: &World, sleeping: bool) -> (PhysicsWorld, Vec<(BodyHandle, RigidBodyHandle)>) {
+    let mut world = PhysicsWorld::new();
+    world.integration_parameters.dt = DT;
+    world.integration_parameters.num_solver_iterations = 4;
+    let mut dynamic = Vec::new();
+    for (handle, body) in scene.bodies() {
+        let t = body.pose().translation.vector;
+        let r = body.pose().rotation.scaled_axis();
+        let builder = match body.kind() {
+            BodyKind::Dynamic => RigidBodyBuilder::dynamic().can_sleep(sleeping),
+            _ => RigidBodyBuilder::fixed(),
+        }
+        .translation(rapier3d::glamx::Vec3::new(t.x, t.y, t.z))
+        .rotation(rapier3d::glamx::Vec3::new(r.x, r.y, r.z));
+        let parent = world.bodies.insert(builder);
+        let shape = body.collider().shape;
+        let collider = match shape {
+            Shape::Cuboid { half_extents: e } => ColliderBuilder::cuboid(e.x, e.y, e.z),
+            Shape::Ball { radius } => ColliderBuilder::ball(radius),
+        }
+        .friction(body.material().friction)
+        .restitution(body.material().restitution);
+        let collider = if body.kind() == BodyKind::Dynamic {
+            collider.density(body.mass() / shape.volume())
+        } else {
+            collider
+        };
+        world
+            .colliders
+            .insert_with_parent(collider, parent, &mut world.bodies);
+        if body.kind() == BodyKind::Dynamic {
+            dynamic.push((handle, parent));
+        }
+    }
+    (world, dynamic)
+}
+
+/// minirigid's `world` with sleeping on or off and `substeps` substeps.
+fn configured(mut world: World, substeps: u32, sleeping: bool) -> World {
+    let mut config = *world.config();
+    config.solver.substeps = substeps;
+    config.sleep.enabled = sleeping;
+    world.set_config(config).expect("valid settings");
+    world
 }
 
 /// Steps both engines `SETTLE_STEPS` steps and prints what each holds.
@@ -180,5 +235,147 @@ fn pyramid_step(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, pyramid_step);
+/// The largest displacement of any dynamic body of `scene` after `steps` steps, in minirigid
+/// and in rapier (both from `scene`'s poses, sleeping off, 4 substeps), and the contact pairs
+/// each holds at the end.
+fn displacement_report(name: &str, scene: &World, steps: usize) {
+    let mut ours = configured(scene.clone(), 4, false);
+    let (mut peer, handles) = rapier_of(scene, false);
+    let starts: Vec<Vector3> = handles
+        .iter()
+        .map(|(h, _)| scene.body(*h).expect("a body").position().coords)
+        .collect();
+    for _ in 0..steps {
+        ours.step();
+        peer.step();
+    }
+    let (mut moved, mut peer_moved) = (0.0, 0.0);
+    for ((ours_h, peer_h), start) in handles.iter().zip(&starts) {
+        let p = ours.body(*ours_h).expect("a body").position().coords;
+        moved = Real::max(moved, (p - start).norm());
+        let t = peer.bodies[*peer_h].translation();
+        peer_moved = Real::max(peer_moved, (Vector3::new(t.x, t.y, t.z) - start).norm());
+    }
+    let peer_contacts = peer
+        .narrow_phase
+        .contact_pairs()
+        .filter(|pair| pair.has_any_active_contact())
+        .count();
+    eprintln!(
+        "{name} ({} bodies) after {steps} steps, 4 substeps: minirigid {} touching pairs, \
+         largest displacement {moved:.4} m; rapier3d {peer_contacts} pairs with active \
+         contacts, largest displacement {peer_moved:.4} m",
+        handles.len(),
+        ours.contacts().len(),
+    );
+}
+
+fn large_scenes(c: &mut Criterion) {
+    let mut group = c.benchmark_group("large_scenes");
+    group.sample_size(10);
+    type Scene = fn() -> World;
+    let scenes: [(&str, Scene); 3] = [
+        ("large_pyramid", || pyramid(100).0),
+        ("many_pyramids", || many_pyramids(14, 14, 10).0),
+        ("falling_pile", || bin(10_000, 7, true).0),
+    ];
+    for (name, scene) in scenes {
+        let template = scene();
+        displacement_report(name, &template, SETTLE_STEPS);
+        let bodies = template.len();
+        let build = || configured(template.clone(), 4, false);
+        let step = |world: &mut World| {
+            world.step();
+            world.contacts().len()
+        };
+        group.bench_function(BenchmarkId::new(format!("{name}/minirigid"), bodies), |b| {
+            b.iter_custom(|iters| timed_steps(iters, &build, &step))
+        });
+        let build = || rapier_of(&template, false).0;
+        let step = |peer: &mut PhysicsWorld| {
+            peer.step();
+            peer.narrow_phase.contact_pairs().count()
+        };
+        group.bench_function(BenchmarkId::new(format!("{name}/rapier3d"), bodies), |b| {
+            b.iter_custom(|iters| timed_steps(iters, &build, &step))
+        });
+    }
+    group.finish();
+}
+
+/// A pile of `count` bodies in the closed bin, stepped in minirigid (sleeping on, 4 substeps)
+/// until 99% of its bodies sleep: a ball spinning about the vertical on one contact point
+/// keeps spinning (no rolling resistance, as in Box3D by default), and with it a few bodies
+/// it touches stay awake.
+fn rested_pile(count: usize) -> World {
+    let mut world = configured(bin(count, 7, true).0, 4, true);
+    for _ in 0..20_000 {
+        world.step();
+        if world.sleeping_count() * 100 >= count * 99 {
+            return world;
+        }
+    }
+    panic!("the pile never fell asleep");
+}
+
+fn sleeping_pile(c: &mut Criterion) {
+    let mut group = c.benchmark_group("sleeping_pile");
+    group.sample_size(20);
+    let count = 1_000;
+    let rested = rested_pile(count);
+    eprintln!(
+        "pile of {count} at rest after {} steps: {} asleep",
+        rested.step_count(),
+        rested.sleeping_count()
+    );
+    // Sleeping, the rested pile as it is; awake, the same poses with sleeping off.
+    for sleeping in [true, false] {
+        let world = configured(rested.clone(), 4, sleeping);
+        let label = if sleeping { "asleep" } else { "awake" };
+        group.bench_function(BenchmarkId::new(format!("minirigid_{label}"), count), |b| {
+            b.iter_custom(|iters| {
+                let mut world = world.clone();
+                let start = Instant::now();
+                for _ in 0..iters {
+                    world.step();
+                }
+                black_box(world.contacts().len());
+                start.elapsed()
+            })
+        });
+        let (mut peer, handles) = rapier_of(&rested, sleeping);
+        if sleeping {
+            // rapier's own sleep: step until its islands sleep too.
+            let mut steps = 0;
+            let awake = |peer: &PhysicsWorld| {
+                handles
+                    .iter()
+                    .filter(|(_, h)| !peer.bodies[*h].is_sleeping())
+                    .count()
+            };
+            while awake(&peer) * 100 > count {
+                peer.step();
+                steps += 1;
+                assert!(steps < 20_000, "rapier's pile never fell asleep");
+            }
+            eprintln!(
+                "rapier3d's pile: {} of {count} asleep after {steps} more steps",
+                count - awake(&peer)
+            );
+        }
+        group.bench_function(BenchmarkId::new(format!("rapier3d_{label}"), count), |b| {
+            b.iter_custom(|iters| {
+                let start = Instant::now();
+                for _ in 0..iters {
+                    peer.step();
+                }
+                black_box(peer.narrow_phase.contact_pairs().count());
+                start.elapsed()
+            })
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, pyramid_step, large_scenes, sleeping_pile);
 criterion_main!(benches);

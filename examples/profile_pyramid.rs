@@ -1,5 +1,5 @@
 //! Steps Box3D's pyramid for profiling (`perf record`): `--base N` (default 20), `--steps N`
-//! (default 600), `--substeps N` (default: the world's).
+//! (default 600), `--substeps N` (default: the world's). Sleeping off.
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let value = |flag: &str| {
@@ -8,12 +8,13 @@ fn main() {
             .and_then(|i| args.get(i + 1))
             .and_then(|v| v.parse::<usize>().ok())
     };
-    let (world, _) = minirigid::scenes::pyramid(value("--base").unwrap_or(20));
-    let mut snapshot = world.snapshot();
+    let (mut world, _) = minirigid::scenes::pyramid(value("--base").unwrap_or(20));
+    let mut config = *world.config();
     if let Some(substeps) = value("--substeps") {
-        snapshot.config.solver.substeps = substeps as u32;
+        config.solver.substeps = substeps as u32;
     }
-    let mut world = minirigid::world::World::from_snapshot(snapshot).expect("valid settings");
+    config.sleep.enabled = false;
+    world.set_config(config).expect("valid settings");
     let steps = value("--steps").unwrap_or(600);
     let start = std::time::Instant::now();
     for _ in 0..steps {

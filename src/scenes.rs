@@ -121,12 +121,39 @@ pub fn pyramid(base: usize) -> (World, Vec<BodyHandle>) {
 
 /// The cubes of [`pyramid`] added to `world`, shifted by `z` along the z axis.
 pub fn pyramid_cubes(world: &mut World, base: usize, z: Real) -> Vec<BodyHandle> {
+    pyramid_at(world, base, -0.5 * base as Real, z)
+}
+
+/// Box3D's many pyramids (`shared/benchmarks.c`, `CreateManyPyramids`): `rows` by `columns`
+/// pyramids of base `base` (cubes of half size 0.5) on one ground, Box3D's spacing. 14 x 14 of
+/// base 10 is 10,780 cubes. Returns the world and the cubes.
+pub fn many_pyramids(rows: usize, columns: usize, base: usize) -> (World, Vec<BodyHandle>) {
+    let h = 0.5;
+    let ground_extent = h * columns as Real * (base as Real + 1.0);
+    let mut world = World::new(WorldConfig::default());
+    ground(&mut world, ground_extent);
+    let base_width = 2.0 * h * base as Real;
+    let delta_z = 2.0 * (ground_extent - 2.0 * h) / (rows.max(2) as Real - 1.0);
+    let mut cubes = Vec::with_capacity(rows * columns * base * (base + 1) / 2);
+    for i in 0..rows {
+        let z = -ground_extent + 2.0 * h + i as Real * delta_z;
+        for j in 0..columns {
+            let center_x = -ground_extent + j as Real * (base_width + 2.0 * h) + 2.0 * h;
+            cubes.extend(pyramid_at(&mut world, base, center_x - 0.5, z));
+        }
+    }
+    (world, cubes)
+}
+
+/// A pyramid of base `base`: row `i` at `y = (2i + 1) h`, its cube `j` (for `j` in `i..base`)
+/// at `x = x0 + (i + 1) h + 2 (j - i) h`, all at `z`.
+fn pyramid_at(world: &mut World, base: usize, x0: Real, z: Real) -> Vec<BodyHandle> {
     let h = 0.5;
     let mut cubes = Vec::with_capacity(base * (base + 1) / 2);
     for i in 0..base {
         let y = (2 * i + 1) as Real * h;
         for j in i..base {
-            let x = (i + 1) as Real * h + 2.0 * (j - i) as Real * h - h * base as Real;
+            let x = x0 + (i + 1) as Real * h + 2.0 * (j - i) as Real * h;
             let shade = 0.5 + 0.4 * (i as Real / base.max(1) as Real);
             let cube = world
                 .insert(
