@@ -24,56 +24,6 @@ use std::time::{Duration, Instant};
 const DT: Real = 1.0 / 60.0;
 const SETTLE_STEPS: usize = 200;
 
-/// minirigid's pyramid with `substeps` substeps, sleeping off.
-fn ours(base: usize, substeps: u32) -> (World, Vec<BodyHandle>) {
-    let (mut world, cubes) = pyramid(base);
-    let mut config = *world.config();
-    config.solver.substeps = substeps;
-    config.sleep.enabled = false;
-    world.set_config(config).expect("valid settings");
-    (world, cubes)
-}
-
-/// The same pyramid in rapier3d: the same ground slab and cubes, positions read back from
-/// minirigid's scene so that both start from identical poses.
-fn rapier(base: usize) -> (PhysicsWorld, Vec<RigidBodyHandle>, Vec<Vector3>) {
-    let (scene, cubes) = pyramid(base);
-    let mut world = PhysicsWorld::new();
-    world.integration_parameters.dt = DT;
-    world.integration_parameters.num_solver_iterations = 4;
-    let ground = world
-        .bodies
-        .insert(RigidBodyBuilder::fixed().translation(rapier3d::glamx::Vec3::new(0.0, -1.0, 0.0)));
-    world.colliders.insert_with_parent(
-        ColliderBuilder::cuboid(400.0, 1.0, 400.0).friction(0.6),
-        ground,
-        &mut world.bodies,
-    );
-    let mut starts = Vec::new();
-    let handles = cubes
-        .iter()
-        .map(|h| {
-            let p = scene.body(*h).expect("a cube").position().coords;
-            starts.push(p);
-            let body = world.bodies.insert(
-                RigidBodyBuilder::dynamic()
-                    .translation(rapier3d::glamx::Vec3::new(p.x, p.y, p.z))
-                    .can_sleep(false),
-            );
-            world.colliders.insert_with_parent(
-                ColliderBuilder::cuboid(0.5, 0.5, 0.5)
-                    .friction(0.6)
-                    .restitution(0.0)
-                    .density(1.0),
-                body,
-                &mut world.bodies,
-            );
-            body
-        })
-        .collect();
-    (world, handles, starts)
-}
-
 /// `scene` in rapier3d: the same bodies (cuboids and balls, static or dynamic, collider
 /// offsets identity, as in the scenes), masses, materials and poses, dt 1/60, 4 substeps, and
 /// sleeping as asked. Returns the rapier world and the dynamic bodies in `scene`'s order.
@@ -123,51 +73,6 @@ fn configured(mut world: World, substeps: u32, sleeping: bool) -> World {
     world
 }
 
-/// Steps both engines `SETTLE_STEPS` steps and prints what each holds.
-fn report(base: usize) {
-    let (mut world, cubes) = ours(base, 4);
-    let starts: Vec<Point3> = cubes
-        .iter()
-        .map(|h| world.body(*h).expect("a cube").position())
-        .collect();
-    for _ in 0..SETTLE_STEPS {
-        world.step();
-    }
-    let moved = cubes
-        .iter()
-        .zip(&starts)
-        .map(|(h, p)| (world.body(*h).expect("a cube").position() - p).norm())
-        .fold(0.0, Real::max);
-    let (mut peer, handles, peer_starts) = rapier(base);
-    for _ in 0..SETTLE_STEPS {
-        peer.step();
-    }
-    let peer_moved = handles
-        .iter()
-        .zip(&peer_starts)
-        .map(|(h, p)| {
-            let t = peer.bodies[*h].translation();
-            (Vector3::new(t.x, t.y, t.z) - p).norm()
-        })
-        .fold(0.0, Real::max);
-    let peer_contacts = peer
-        .narrow_phase
-        .contact_pairs()
-        .filter(|pair| pair.has_any_active_contact())
-        .count();
-    eprintln!(
-        "pyramid base {base} ({} cubes) after {SETTLE_STEPS} steps, 4 substeps: minirigid {} \
-         contact pairs solved ({} of them touching), largest displacement {:.4} m; rapier3d {} \
-         contact pairs with active contacts, largest displacement {:.4} m",
-        cubes.len(),
-        world.stage_counts().touching,
-        world.contacts().len(),
-        moved,
-        peer_contacts,
-        peer_moved
-    );
-}
-
 /// How many steps are timed on one settled pyramid before it is rebuilt and settled again
 /// (untimed): both engines time the same window of the same scene, steps `SETTLE_STEPS` to
 /// `SETTLE_STEPS + WINDOW`, however many steps criterion asks for. Without it, criterion steps
@@ -198,11 +103,12 @@ fn pyramid_step(c: &mut Criterion) {
     let mut group = c.benchmark_group("pyramid_step");
     group.sample_size(20);
     for base in [20, 40] {
-        report(base);
+        let scene = pyramid(base).0;
+        displacement_report(&format!("pyramid base {base}"), &scene, SETTLE_STEPS);
         let cubes = base * (base + 1) / 2;
         for substeps in [4, 8] {
             let build = || {
-                let (mut world, _) = ours(base, substeps);
+                let mut world = configured(scene.clone(), substeps, false);
                 for _ in 0..SETTLE_STEPS {
                     world.step();
                 }
@@ -218,7 +124,7 @@ fn pyramid_step(c: &mut Criterion) {
             });
         }
         let build = || {
-            let (mut peer, _, _) = rapier(base);
+            let (mut peer, _) = rapier_of(&scene, false);
             for _ in 0..SETTLE_STEPS {
                 peer.step();
             }
@@ -237,7 +143,9 @@ fn pyramid_step(c: &mut Criterion) {
 
 /// The largest displacement of any dynamic body of `scene` after `steps` steps, in minirigid
 /// and in rapier (both from `scene`'s poses, sleeping off, 4 substeps), and the contact pairs
-/// each holds at the end.
+/// each holds at the end (the scenes must stand and hold the same contacts for a comparison to
+/// count): minirigid's pairs solved (touching or speculative) and touching, rapier's pairs
+/// with active contacts.
 fn displacement_report(name: &str, scene: &World, steps: usize) {
     let mut ours = configured(scene.clone(), 4, false);
     let (mut peer, handles) = rapier_of(scene, false);
@@ -262,10 +170,11 @@ fn displacement_report(name: &str, scene: &World, steps: usize) {
         .filter(|pair| pair.has_any_active_contact())
         .count();
     eprintln!(
-        "{name} ({} bodies) after {steps} steps, 4 substeps: minirigid {} touching pairs, \
-         largest displacement {moved:.4} m; rapier3d {peer_contacts} pairs with active \
-         contacts, largest displacement {peer_moved:.4} m",
+        "{name} ({} bodies) after {steps} steps, 4 substeps: minirigid {} contact pairs solved \
+         ({} of them touching), largest displacement {moved:.4} m; rapier3d {peer_contacts} \
+         pairs with active contacts, largest displacement {peer_moved:.4} m",
         handles.len(),
+        ours.stage_counts().touching,
         ours.contacts().len(),
     );
 }
