@@ -21,6 +21,11 @@ use slotmap::SlotMap;
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Islands {
     parent: Vec<u32>,
+    /// Buffers of `update`, per dense index: whether the body can sleep (awake dynamic),
+    /// whether it is a moving kinematic body, and the least rest time of its island (at roots).
+    sleepy: Vec<bool>,
+    moving_kinematic: Vec<bool>,
+    least: Vec<Real>,
 }
 
 impl Islands {
@@ -143,7 +148,7 @@ pub(crate) fn disturbed_neighbours(
 /// keeps its island awake. Clears every body's `disturbed` flag.
 pub(crate) fn update(
     bodies: &mut SlotMap<BodyHandle, RigidBody>,
-    pairs: impl Iterator<Item = (u32, u32)> + Clone,
+    pairs: impl Iterator<Item = (u32, u32)>,
     config: &SleepConfig,
     dt: Real,
     islands: &mut Islands,
@@ -154,13 +159,16 @@ pub(crate) fn update(
         }
         return;
     }
-    // Per dense index: whether the body can sleep (awake dynamic) and how long it has rested.
-    let mut rest: Vec<Option<Real>> = Vec::with_capacity(bodies.len());
-    let mut moving_kinematic: Vec<bool> = Vec::with_capacity(bodies.len());
+    let mut sleepy = std::mem::take(&mut islands.sleepy);
+    let mut moving_kinematic = std::mem::take(&mut islands.moving_kinematic);
+    let mut least = std::mem::take(&mut islands.least);
+    sleepy.clear();
+    moving_kinematic.clear();
+    least.clear();
     for body in bodies.values_mut() {
         body.sleep.disturbed = false;
-        let sleepy = body.kind == BodyKind::Dynamic && !body.sleep.asleep;
-        if sleepy {
+        let is_sleepy = body.kind == BodyKind::Dynamic && !body.sleep.asleep;
+        if is_sleepy {
             let extent = body.collider.shape.bounding_radius();
             let speed = body.linvel.norm().max(body.angvel.norm() * extent);
             body.sleep.rest_time = if speed > config.speed_threshold {
@@ -169,29 +177,34 @@ pub(crate) fn update(
                 (body.sleep.rest_time + dt).min(limits::MAX_SLEEP_TIME)
             };
         }
-        rest.push(sleepy.then_some(body.sleep.rest_time));
+        sleepy.push(is_sleepy);
+        least.push(if is_sleepy {
+            body.sleep.rest_time
+        } else {
+            Real::INFINITY
+        });
         moving_kinematic.push(is_moving_kinematic(body));
     }
-    islands.reset(rest.len());
+    islands.reset(sleepy.len());
     // The least rest time of each island, kept at its root.
-    let mut least: Vec<Real> = rest.iter().map(|r| r.unwrap_or(Real::INFINITY)).collect();
-    for (i, j) in pairs.clone() {
-        match (rest[i as usize].is_some(), rest[j as usize].is_some()) {
+    for (i, j) in pairs {
+        match (sleepy[i as usize], sleepy[j as usize]) {
             (true, true) => islands.union(i, j),
             (true, false) if moving_kinematic[j as usize] => least[i as usize] = 0.0,
             (false, true) if moving_kinematic[i as usize] => least[j as usize] = 0.0,
             _ => {}
         }
     }
-    for i in 0..rest.len() {
+    for i in 0..sleepy.len() {
         let root = islands.find(i as u32) as usize;
         least[root] = least[root].min(least[i]);
     }
     for (i, body) in bodies.values_mut().enumerate() {
-        if rest[i].is_some() && least[islands.find(i as u32) as usize] >= config.time_to_sleep {
+        if sleepy[i] && least[islands.find(i as u32) as usize] >= config.time_to_sleep {
             body.sleep.asleep = true;
             body.linvel = Vector3::zeros();
             body.angvel = Vector3::zeros();
         }
     }
+    (islands.sleepy, islands.moving_kinematic, islands.least) = (sleepy, moving_kinematic, least);
 }
