@@ -76,8 +76,8 @@ fn configured(mut world: World, substeps: u32, sleeping: bool) -> World {
 /// How many steps are timed on one settled pyramid before it is rebuilt and settled again
 /// (untimed): both engines time the same window of the same scene, steps `SETTLE_STEPS` to
 /// `SETTLE_STEPS + WINDOW`, however many steps criterion asks for. Without it, criterion steps
-/// one world thousands of times, and minirigid's base-40 pyramid at 4 substeps slides apart
-/// after about 700 steps (measured), which is a cheaper scene than the standing one.
+/// one world thousands of times, and a scene that falls apart (Box3D's large pyramid does in
+/// minirigid at 4 substeps) is cheaper than the standing one it started as.
 const WINDOW: usize = 100;
 
 /// Times `iters` steps of worlds built by `build` (settled `SETTLE_STEPS` steps), rebuilding

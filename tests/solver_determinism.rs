@@ -70,7 +70,7 @@ fn a_world_restored_mid_contact_steps_in_lockstep_with_the_original() {
 /// change on purpose (the solver, the contact generation, a setting's default) or on a
 /// platform whose floating point differs. To update: run this test, read the hash it prints,
 /// and set `PINNED` to it in the same change that explains why the results changed.
-const PINNED: u64 = 0x990e_0711_641a_4fab;
+const PINNED: u64 = 0x3dec_1a60_21a6_3643;
 
 #[test]
 fn solver_determinism_is_pinned() {
@@ -118,11 +118,13 @@ fn version_1_snapshots_still_load() {
 }
 
 #[test]
-fn version_2_snapshots_step_as_they_did_when_saved() {
+fn version_2_snapshots_load_and_step_with_their_settings() {
     // A base-4 pyramid hit by a ball, saved mid-contact by the build before sleeping (format
-    // 2). It loads with sleeping and rolling resistance off, and after 60 steps its state is
-    // the one that build reached (checked against it when this test was written, by hashing
-    // only what the old build hashed; this hash also covers the new fields).
+    // 2). It loads with sleeping and rolling resistance off. When this test was written its
+    // state after 60 steps was the one that build reached (checked by hashing only what the
+    // old build hashed); the hash was pinned again when the contact stiffness cap went from a
+    // quarter to an eighth of the substep rate, which changes every trajectory of the solver
+    // (the file's 120 Hz now runs at 60).
     let bytes = include_bytes!("data/v2-pyramid.bin");
     let mut world = World::from_bytes(bytes).unwrap();
     assert!(!world.config().sleep.enabled);
@@ -130,7 +132,7 @@ fn version_2_snapshots_step_as_they_did_when_saved() {
     for _ in 0..60 {
         world.step();
     }
-    assert_eq!(world.state_hash(), 0x77a6_fb4a_b049_b774);
+    assert_eq!(world.state_hash(), 0x492f_1b7a_ebb3_5a40);
     assert_eq!(world.sleeping_count(), 0);
     for len in 0..bytes.len() {
         assert!(
