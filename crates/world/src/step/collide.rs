@@ -32,8 +32,11 @@ pub(crate) struct Collision {
     half_margin: Real,
     /// For each contact of the last run, the indices of its two bodies.
     pub(crate) contact_indices: Vec<(u32, u32)>,
-    /// Overlapping pairs not tested in the last run: nothing in them moves.
-    untested: Vec<(u32, u32)>,
+    /// The bodies swept by the last broad phase (indices, increasing) and their AABBs.
+    candidates: Vec<u32>,
+    candidate_aabbs: Vec<Aabb>,
+    /// Per body, whether it woke after the narrow phase (see [`Self::test_woken`]).
+    woken: Vec<bool>,
     /// Whether the last run found speculative contacts.
     speculative: bool,
     /// What each stage of the narrow phase did in the last run.
@@ -124,21 +127,51 @@ impl Collision {
         self.moving[i] || self.moving[j] || awake_or_disturbed(i, j) || awake_or_disturbed(j, i)
     }
 
-    /// Overlapping AABB pairs, sorted by index, which is handle order: those tested this step
-    /// in `pairs`, the others (nothing in them moves) in `untested`.
+    /// The pairs tested this step, sorted by index, which is handle order. Every tested pair
+    /// has a body that moves, is a kinematic body at rest, or was disturbed (an *active* body),
+    /// and its other body's AABB meets that one's, so within the box bounding the active
+    /// bodies' AABBs: only the bodies whose AABBs meet that box are swept. In a world that
+    /// mostly sleeps that is a few bodies, not all of them; when everything is awake it is all
+    /// of them, swept as they are.
     fn broad_phase(&mut self) {
         let mut pairs = std::mem::take(&mut self.pairs);
-        self.broad.pairs_of(&self.aabbs, &mut pairs);
-        let mut untested = std::mem::take(&mut self.untested);
-        untested.clear();
-        pairs.retain(|&(i, j)| {
-            let tested = self.tested(i as usize, j as usize);
-            if !tested {
-                untested.push((i, j));
+        let active = |k: usize| self.moving[k] || self.resting_kinematic[k] || self.disturbed[k];
+        let mut reach: Option<Aabb> = None;
+        for (k, aabb) in self.aabbs.iter().enumerate() {
+            if active(k) {
+                reach = Some(reach.map_or(*aabb, |r| r.merged(aabb)));
             }
-            tested
-        });
-        (self.pairs, self.untested) = (pairs, untested);
+        }
+        let mut candidates = std::mem::take(&mut self.candidates);
+        candidates.clear();
+        if let Some(reach) = reach {
+            candidates.extend(
+                (0..self.aabbs.len() as u32).filter(|&k| self.aabbs[k as usize].intersects(&reach)),
+            );
+        }
+        if candidates.len() == self.aabbs.len() {
+            self.broad.pairs_of(&self.aabbs, &mut pairs);
+        } else {
+            let mut boxes = std::mem::take(&mut self.candidate_aabbs);
+            boxes.clear();
+            boxes.extend(candidates.iter().map(|&k| self.aabbs[k as usize]));
+            self.broad.pairs_of(&boxes, &mut pairs);
+            // `candidates` is increasing, so the pairs stay sorted and `i < j`.
+            for pair in &mut pairs {
+                *pair = (candidates[pair.0 as usize], candidates[pair.1 as usize]);
+            }
+            self.candidate_aabbs = boxes;
+        }
+        self.candidates = candidates;
+        pairs.retain(|&(i, j)| self.tested(i as usize, j as usize));
+        #[cfg(debug_assertions)]
+        {
+            let mut all = Vec::new();
+            RowSweep::new().pairs_of(&self.aabbs, &mut all);
+            all.retain(|&(i, j)| self.tested(i as usize, j as usize));
+            debug_assert_eq!(all, pairs, "the active bodies' sweep missed a pair");
+        }
+        self.pairs = pairs;
     }
 
     /// After some sleeping bodies woke (`bodies` says which): tests the pairs skipped this step
@@ -149,13 +182,26 @@ impl Collision {
         bodies: &SlotMap<BodyHandle, RigidBody>,
         contacts: &mut Vec<ContactPair>,
     ) {
-        for (i, body) in bodies.values().enumerate() {
-            if self.asleep[i] && !body.sleep.asleep {
+        let mut woken = std::mem::take(&mut self.woken);
+        woken.clear();
+        woken.extend(
+            bodies
+                .values()
+                .enumerate()
+                .map(|(i, body)| self.asleep[i] && !body.sleep.asleep),
+        );
+        // Waking is rare (an event, not a state): all pairs are swept again, and those that
+        // were not tested and now are (a woken body moves) are tested.
+        let mut pairs = Vec::new();
+        self.broad.pairs_of(&self.aabbs, &mut pairs);
+        pairs.retain(|&(i, j)| !self.tested(i as usize, j as usize));
+        for (i, &w) in woken.iter().enumerate() {
+            if w {
                 self.asleep[i] = false;
                 self.moving[i] = true;
             }
         }
-        let mut pairs = std::mem::take(&mut self.untested);
+        self.woken = woken;
         pairs.retain(|&(i, j)| self.tested(i as usize, j as usize));
         if pairs.is_empty() {
             return;
