@@ -10,7 +10,18 @@ use collide::staged::{Posed, StageCounts, StagedFilter};
 use geom::{Aabb, Real};
 use slotmap::SlotMap;
 
-/// The collision stage's buffers, refilled every step (never saved, never change a result).
+/// `v[k] = value`, or pushed when `k` is `v`'s length.
+fn set<T>(v: &mut Vec<T>, k: usize, value: T) {
+    if k < v.len() {
+        v[k] = value;
+    } else {
+        debug_assert_eq!(k, v.len());
+        v.push(value);
+    }
+}
+
+/// The collision stage's buffers, refilled every step but for sleeping bodies' volumes (never
+/// saved, never change a result).
 /// Index `i` of `handles`, `posed`, `aabbs` and `movable` is the `i`-th body in handle order.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Collision {
@@ -71,47 +82,68 @@ impl Collision {
     /// World volumes and AABBs, densely in handle order (the order slots are visited). With
     /// speculative contacts, each AABB grows by half the margin plus the distance the body can
     /// travel in one step (its speed, and its spin times its bounding radius), so that two
-    /// AABBs meet whenever the bodies could within the step.
+    /// AABBs meet whenever the bodies could within the step. A body that slept through the
+    /// last run at the same index, with the same margin, keeps its volumes: a sleeping body
+    /// does not move (every setter wakes it), so they are the ones it would get.
     fn update_volumes(
         &mut self,
         bodies: &SlotMap<BodyHandle, RigidBody>,
         speculative: Option<(Real, Real)>,
     ) {
-        self.handles.clear();
-        self.posed.clear();
-        self.aabbs.clear();
+        let half_margin = speculative.map(|(margin, _)| 0.5 * margin);
+        let same_margin = self.speculative && half_margin == Some(self.half_margin);
         self.moving.clear();
         self.resting_kinematic.clear();
-        self.asleep.clear();
         self.disturbed.clear();
-        self.reach.clear();
         self.speculative = speculative.is_some();
-        for (handle, body) in bodies {
-            debug_assert!(self.handles.last().is_none_or(|&last| last < handle));
-            let posed = Posed::new(&body.collider.shape, &body.collider.world_pose(&body.pose));
-            self.handles.push(handle);
-            match speculative {
-                None => self.aabbs.push(posed.aabb),
-                Some((margin, dt)) => {
-                    self.half_margin = 0.5 * margin;
-                    let travel = if body.kind == BodyKind::Static {
-                        0.0
-                    } else {
-                        (body.linvel.norm() + body.angvel.norm() * posed.sphere.radius) * dt
-                    };
-                    let reach = 0.5 * margin + travel;
-                    self.reach.push(reach);
-                    self.aabbs.push(posed.aabb.loosened(reach));
-                }
+        if let Some(half_margin) = half_margin {
+            self.half_margin = half_margin;
+        }
+        let mut count = 0;
+        for (k, (handle, body)) in bodies.iter().enumerate() {
+            debug_assert!(k == 0 || self.handles[k - 1] < handle);
+            count += 1;
+            let kept = same_margin
+                && body.sleep.asleep
+                && self.handles.get(k) == Some(&handle)
+                && self.asleep[k];
+            debug_assert!(
+                !kept
+                    || Posed::new(&body.collider.shape, &body.collider.world_pose(&body.pose)).aabb
+                        == self.posed[k].aabb,
+                "a sleeping body moved"
+            );
+            if !kept {
+                let posed = Posed::new(&body.collider.shape, &body.collider.world_pose(&body.pose));
+                let (aabb, reach) = match speculative {
+                    None => (posed.aabb, 0.0),
+                    Some((margin, dt)) => {
+                        let travel = if body.kind == BodyKind::Static {
+                            0.0
+                        } else {
+                            (body.linvel.norm() + body.angvel.norm() * posed.sphere.radius) * dt
+                        };
+                        let reach = 0.5 * margin + travel;
+                        (posed.aabb.loosened(reach), reach)
+                    }
+                };
+                set(&mut self.handles, k, handle);
+                set(&mut self.posed, k, posed);
+                set(&mut self.aabbs, k, aabb);
+                set(&mut self.reach, k, reach);
             }
-            self.posed.push(posed);
+            set(&mut self.asleep, k, body.sleep.asleep);
             let moving = is_awake_movable(body);
             self.moving.push(moving);
             self.resting_kinematic
                 .push(body.kind == BodyKind::Kinematic && !moving);
-            self.asleep.push(body.sleep.asleep);
             self.disturbed.push(body.sleep.disturbed);
         }
+        self.handles.truncate(count);
+        self.posed.truncate(count);
+        self.aabbs.truncate(count);
+        self.reach.truncate(count);
+        self.asleep.truncate(count);
     }
 
     /// Whether the pair of bodies `i` and `j` is tested this step: one of them moves; or one
@@ -251,7 +283,11 @@ impl Collision {
                     // The other one moves (or was disturbed): the sleeper wakes if it can be
                     // reached within the step.
                     let (sleeper, mover) = if self.asleep[i] { (i, j) } else { (j, i) };
-                    let travel = self.reach.get(mover).map_or(0.0, |r| r - self.half_margin);
+                    let travel = if self.speculative {
+                        self.reach[mover] - self.half_margin
+                    } else {
+                        0.0
+                    };
                     let deepest = contact
                         .points
                         .iter()

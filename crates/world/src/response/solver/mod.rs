@@ -13,8 +13,8 @@
 //! 3. restitution, once;
 //! 4. store the impulses in the persistent contact set; write poses and velocities back.
 //!
-//! Bodies are solved densely in handle order and constraints in pair order: the same world
-//! gives the same bits.
+//! Awake bodies are solved densely in handle order (static and sleeping ones share one fixed
+//! state) and constraints in pair order: the same world gives the same bits.
 
 mod body;
 mod contact;
@@ -32,8 +32,13 @@ use slotmap::SlotMap;
 /// The solver's buffers, refilled every step (never saved, never change a result).
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Solver {
+    /// Per body (dense handle order), its slot in `states`: 0, a shared fixed state, for a
+    /// static or sleeping body; its own slot for an awake dynamic or kinematic one. A world
+    /// that mostly sleeps solves only its awake bodies.
+    slots: Vec<u32>,
+    /// Per slot, the solver's state of the body.
     states: Vec<SolverBody>,
-    /// Per body, for integration: kind, rotation at the start of the step, body-frame inertia
+    /// Per slot, for integration: kind, rotation at the start of the step, body-frame inertia
     /// when the body feels a gyroscopic torque (`None` when its inertia is the same about every
     /// axis, as a cube's or a ball's: `w x I w` is then zero).
     kinds: Vec<BodyKind>,
@@ -81,28 +86,33 @@ impl Solver {
             config.solver.restitution_threshold,
         );
         self.store_impulses(bodies, contacts, cache, touching);
-        for (k, (body, state)) in bodies.values_mut().zip(&self.states).enumerate() {
-            if self.kinds[k] != BodyKind::Static {
-                body::finish(body, state);
+        for (body, &slot) in bodies.values_mut().zip(&self.slots) {
+            if slot != 0 {
+                body::finish(body, &self.states[slot as usize]);
             }
         }
     }
 
-    /// The solver state of every body, densely in handle order; sleeping bodies as static
-    /// ones.
+    /// The solver state of every awake dynamic or kinematic body, in handle order after the
+    /// shared fixed state in slot 0, which static and sleeping bodies use.
     fn gather(&mut self, bodies: &SlotMap<BodyHandle, RigidBody>) {
+        self.slots.clear();
         self.states.clear();
         self.kinds.clear();
         self.rotations.clear();
         self.inertias.clear();
+        self.states.push(SolverBody::FIXED);
+        self.kinds.push(BodyKind::Static);
+        self.rotations.push(UnitQuaternion::identity());
+        self.inertias.push(None);
         for body in bodies.values() {
-            if body.sleep.asleep {
-                self.states.push(SolverBody::FIXED);
-                self.kinds.push(BodyKind::Static);
-            } else {
-                self.states.push(SolverBody::of(body));
-                self.kinds.push(body.kind);
+            if body.sleep.asleep || body.kind == BodyKind::Static {
+                self.slots.push(0);
+                continue;
             }
+            self.slots.push(self.states.len() as u32);
+            self.states.push(SolverBody::of(body));
+            self.kinds.push(body.kind);
             self.rotations.push(body.pose.rotation);
             let inertia = body.mass_properties.inertia;
             let isotropic = inertia == Matrix3::identity() * inertia.m11;
@@ -122,6 +132,7 @@ impl Solver {
         self.constraint_pairs.clear();
         let mut cached = self.previous_cache.iter().peekable();
         for (k, (pair, &(i, j))) in contacts.iter().zip(indices).enumerate() {
+            let (i, j) = (self.slots[i as usize], self.slots[j as usize]);
             let (state_a, state_b) = (&self.states[i as usize], &self.states[j as usize]);
             if state_a.inverse_mass == 0.0 && state_b.inverse_mass == 0.0 {
                 continue;
@@ -170,10 +181,10 @@ impl Solver {
     }
 
     /// The new persistent contact set, in pair order (pairs that carried no impulse have
-    /// nothing to warm start and are left out; pairs that sleep keep theirs), and which
-    /// contacts touched.
+    /// nothing to warm start and are left out; pairs that sleep keep theirs, moved from last
+    /// step's set), and which contacts touched.
     fn store_impulses(
-        &self,
+        &mut self,
         bodies: &SlotMap<BodyHandle, RigidBody>,
         contacts: &[ContactPair],
         cache: &mut Vec<CachedContact>,
@@ -190,22 +201,27 @@ impl Solver {
             (Some(a), Some(b)) => is_sleeping_pair(a, b),
             _ => false,
         };
-        let mut sleeping = self
-            .previous_cache
-            .iter()
-            .filter(|e| sleeping_pair(e.a, e.b))
-            .peekable();
+        let mut previous = std::mem::take(&mut self.previous_cache);
+        previous.retain(|e| sleeping_pair(e.a, e.b));
+        if !self.constraints.iter().any(contact::pushed) {
+            // Nothing awake touches: the set is the sleeping pairs' entries, kept in place.
+            std::mem::swap(cache, &mut previous);
+            self.previous_cache = previous;
+            return;
+        }
+        let mut sleeping = previous.drain(..).peekable();
         for (c, &k) in self.constraints.iter().zip(&self.constraint_pairs) {
             if contact::pushed(c) {
                 touching[k] = true;
                 let entry = contact::store_impulses(c, &contacts[k]);
                 while let Some(old) = sleeping.next_if(|e| (e.a, e.b) < (entry.a, entry.b)) {
-                    cache.push(old.clone());
+                    cache.push(old);
                 }
                 cache.push(entry);
             }
         }
         // Pairs that sleep keep their impulses for when they wake.
-        cache.extend(sleeping.cloned());
+        cache.extend(sleeping);
+        self.previous_cache = previous;
     }
 }
