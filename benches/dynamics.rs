@@ -177,6 +177,17 @@ fn displacement_report(name: &str, scene: &World, steps: usize) {
         ours.stage_counts().touching,
         ours.contacts().len(),
     );
+    // For the report tool (`cargo run --example bench_report`), beside criterion's results.
+    let row = format!(
+        "{name}\t{}\t{steps}\t{moved}\t{}\t{peer_moved}\t{peer_contacts}\n",
+        handles.len(),
+        ours.stage_counts().touching,
+    );
+    let dir = std::path::Path::new("target/criterion/displacement");
+    if let Err(e) = std::fs::create_dir_all(dir).and_then(|()| std::fs::write(dir.join(name), row))
+    {
+        eprintln!("could not save the displacement of {name}: {e}");
+    }
 }
 
 fn large_scenes(c: &mut Criterion) {

@@ -1,8 +1,8 @@
 //! Writes `BENCHMARKS.md` from criterion's results in `target/criterion`: medians, ratios to the
 //! peer on the same inputs, and the targets of DESIGN.md.
 //!
-//! Run after the benches: `cargo bench --bench pairs --bench world --bench broad_phase` then
-//! `cargo run --example bench_report`.
+//! Run after the benches: `cargo bench --bench pairs --bench world --bench broad_phase --bench
+//! dynamics` then `cargo run --example bench_report`.
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -48,7 +48,8 @@ fn main() {
         "Criterion medians from one run on the same inputs for both sides (seeded scenes from \
          `minirigid::scenes`); ratio = minirigid / peer, lower is faster. Machine: {}. The \
          machine is shared and noisy: compare ratios within one run. Regenerate with `cargo bench \
-         --bench pairs --bench world --bench broad_phase && cargo run --example bench_report`.\n",
+         --bench pairs --bench world --bench broad_phase --bench dynamics && cargo run --example \
+         bench_report`.\n",
         machine()
     );
 
@@ -164,11 +165,127 @@ fn main() {
         );
     }
 
+    dynamics(root, &mut out);
+
     match std::fs::write("BENCHMARKS.md", &out) {
         Ok(()) => println!("wrote BENCHMARKS.md\n\n{out}"),
         Err(e) => {
             eprintln!("could not write BENCHMARKS.md: {e}");
             std::process::exit(1);
+        }
+    }
+}
+
+/// The dynamics section: the full step side by side with rapier3d on Box3D's scenes, with how
+/// far each engine let its most-moved body go (saved by the bench's setup beside criterion's
+/// results), and the sleeping pile.
+fn dynamics(root: &Path, out: &mut String) {
+    let _ = writeln!(
+        out,
+        "\n## Dynamics (full step, per step)\n\nBoth engines step the same scene (built from \
+         `minirigid::scenes`; rapier3d's by the bench's `rapier_of`: same shapes, masses, \
+         friction 0.6, poses) at dt 1/60 with 4 substeps (rapier's `num_solver_iterations`), \
+         sleeping off. The pyramids are timed on steps 200 to 300 of settled pyramids, the large \
+         scenes on their first 100 steps. A time counts only if the scene still stands: the \
+         last columns are each engine's most-moved body after 200 steps.\n"
+    );
+    let _ = writeln!(
+        out,
+        "| scene | bodies (with static) | minirigid | rapier3d | ratio | target | met | moved (minirigid) | moved (rapier3d) |"
+    );
+    let _ = writeln!(out, "|---|---:|---:|---:|---:|---:|:-:|---:|---:|");
+    let scenes = [
+        (
+            "pyramid base 20",
+            "pyramid_step/minirigid_4_substeps/210",
+            "pyramid_step/rapier3d_4_substeps/210",
+            210,
+            None,
+        ),
+        (
+            "pyramid base 40",
+            "pyramid_step/minirigid_4_substeps/820",
+            "pyramid_step/rapier3d_4_substeps/820",
+            820,
+            None,
+        ),
+        (
+            "large_pyramid",
+            "large_scenes/large_pyramid_minirigid/5051",
+            "large_scenes/large_pyramid_rapier3d/5051",
+            5051,
+            Some(0.5),
+        ),
+        (
+            "many_pyramids",
+            "large_scenes/many_pyramids_minirigid/10781",
+            "large_scenes/many_pyramids_rapier3d/10781",
+            10781,
+            Some(0.5),
+        ),
+        (
+            "falling_pile",
+            "large_scenes/falling_pile_minirigid/10006",
+            "large_scenes/falling_pile_rapier3d/10006",
+            10006,
+            Some(0.5),
+        ),
+    ];
+    for (name, ours, theirs, bodies, target) in scenes {
+        let (Some(ours), Some(theirs)) = (median_ns(root, ours), median_ns(root, theirs)) else {
+            continue;
+        };
+        let ratio = ours / theirs;
+        let saved = std::fs::read_to_string(root.join("displacement").join(name)).ok();
+        let fields: Vec<String> = saved
+            .as_deref()
+            .map(|line| line.trim().split('\t').map(str::to_owned).collect())
+            .unwrap_or_default();
+        let metres = |k: usize| {
+            fields
+                .get(k)
+                .and_then(|v| v.parse::<f64>().ok())
+                .map_or("-".into(), |m| format!("{m:.3} m"))
+        };
+        let _ = writeln!(
+            out,
+            "| {name} | {bodies} | {} | {} | {ratio:.2} | {} | {} | {} | {} |",
+            time(ours),
+            time(theirs),
+            target.map_or("-".into(), |t| format!("<= {t}")),
+            target.map_or("", |t| if ratio <= t { "yes" } else { "no" }),
+            metres(3),
+            metres(5),
+        );
+    }
+    let _ = writeln!(
+        out,
+        "\n### A pile of 1,000 boxes and balls at rest in a closed bin\n\nEach engine's pile is \
+         stepped with sleeping on until 99% of it sleeps, then timed asleep and, from the same \
+         poses with sleeping off, awake.\n"
+    );
+    let _ = writeln!(
+        out,
+        "| engine | asleep | awake | asleep / awake | target | met |"
+    );
+    let _ = writeln!(out, "|---|---:|---:|---:|---:|:-:|");
+    for engine in ["minirigid", "rapier3d"] {
+        let asleep = median_ns(root, &format!("sleeping_pile/{engine}_asleep/1000"));
+        let awake = median_ns(root, &format!("sleeping_pile/{engine}_awake/1000"));
+        if let (Some(asleep), Some(awake)) = (asleep, awake) {
+            let share = asleep / awake;
+            let (target, met) = if engine == "minirigid" {
+                ("<= 5%", if share <= 0.05 { "yes" } else { "no" })
+            } else {
+                ("-", "")
+            };
+            let _ = writeln!(
+                out,
+                "| {engine} | {} | {} | {:.2}% | {target} | {met} |",
+                time(asleep),
+                time(awake),
+                share * 100.0
+            );
         }
     }
 }
