@@ -187,7 +187,8 @@ fn dynamics(root: &Path, out: &mut String) {
          friction 0.6, poses) at dt 1/60 with 4 substeps (rapier's `num_solver_iterations`), \
          sleeping off. The pyramids are timed on steps 200 to 300 of settled pyramids, the large \
          scenes on their first 100 steps. A time counts only if the scene still stands: the \
-         last columns are each engine's most-moved body after 200 steps.\n"
+         last columns are each engine's most-moved body after 200 steps (in the falling pile, \
+         how far the bodies fell).\n"
     );
     let _ = writeln!(
         out,

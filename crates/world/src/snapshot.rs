@@ -8,8 +8,9 @@
 //!
 //! Formats: version 3 (this build) added sleeping (its settings and each body's sleep state) and
 //! the solver's rolling resistance. Version 2 added the solver's settings and the contact set.
-//! Older files still load: version 2 worlds get sleeping and rolling resistance turned off (so
-//! that they step as they did when saved), version 1 worlds
+//! Older files still load: version 2 worlds get sleeping and rolling resistance turned off (the
+//! features that build did not have; later solver changes, such as the stiffness cap, apply to
+//! them as to every world), version 1 worlds
 //! keep their response (`Reflect` or `None`) and get the default solver settings and an empty
 //! contact set.
 //!
@@ -165,8 +166,8 @@ mod v2 {
     }
 
     impl Snapshot {
-        /// The same state in the current format: sleeping and rolling resistance off, so that
-        /// the world steps as it did when it was saved.
+        /// The same state in the current format: sleeping and rolling resistance off, the
+        /// features the build that wrote it did not have.
         pub(super) fn upgraded(self) -> Result<super::Snapshot, super::SnapshotError> {
             if self.version != 2 {
                 return Err(super::SnapshotError::Binary(
