@@ -229,7 +229,7 @@ impl WorldConfig {
         limits::within("config.dt", self.dt, 0.0, limits::MAX_DT, "at most 10 s")?;
         validate::finite_vector3("config.gravity", &self.gravity)?;
         limits::components_within(
-            "config.gravity",
+            || "config.gravity".to_owned(),
             &self.gravity,
             limits::MAX_GRAVITY,
             "at most 1e4 m/s^2",

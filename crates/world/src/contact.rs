@@ -108,14 +108,14 @@ impl CachedContact {
         }
         validate::finite_vector3(&format!("{field}.friction_impulse"), &self.friction_impulse)?;
         limits::components_within(
-            &format!("{field}.friction_impulse"),
+            || format!("{field}.friction_impulse"),
             &self.friction_impulse,
             limits::MAX_IMPULSE,
             "at most 1e20 N s",
         )?;
         validate::finite_vector3(&format!("{field}.tilt_impulse"), &self.tilt_impulse)?;
         limits::components_within(
-            &format!("{field}.tilt_impulse"),
+            || format!("{field}.tilt_impulse"),
             &self.tilt_impulse,
             limits::MAX_IMPULSE,
             "at most 1e20 N m s",

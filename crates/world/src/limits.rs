@@ -48,17 +48,18 @@ pub(crate) fn within(
     }
 }
 
-/// Every component of `v` within `[-max, max]`; the error names `field.x`, `.y` or `.z`.
+/// Every component of `v` within `[-max, max]`; the error names `field().x`, `.y` or `.z`.
+/// The name is a closure, called only on failure: this runs on every `set_pose`, and callers'
+/// names are formatted (`"{prefix}.visual.vertices[{i}]"`).
 pub(crate) fn components_within(
-    field: &str,
+    field: impl Fn() -> String,
     v: &Vector3,
     max: Real,
     range: &'static str,
 ) -> Result<(), WorldError> {
-    // The name is only formatted on failure: this runs on every `set_pose`.
     for (i, axis) in ["x", "y", "z"].iter().enumerate() {
         if !(v[i] >= -max && v[i] <= max) {
-            within(&format!("{field}.{axis}"), v[i], -max, max, range)?;
+            within(&format!("{}.{axis}", field()), v[i], -max, max, range)?;
         }
     }
     Ok(())

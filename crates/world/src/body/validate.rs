@@ -43,30 +43,31 @@ pub(crate) fn check_body(prefix: &str, body: &RigidBody) -> Result<(), WorldErro
 /// it with the rotation renormalised.
 pub(crate) fn check_pose(field: &str, pose: &Isometry3) -> Result<Isometry3, WorldError> {
     let pose = validate::isometry(field, pose)?;
-    let t = &pose.translation.vector;
-    // The field's name is only formatted on failure: this runs on every `set_pose`.
-    if !t.iter().all(|c| c.abs() <= limits::MAX_COORDINATE) {
-        components_within(
-            &format!("{field}.translation"),
-            t,
-            limits::MAX_COORDINATE,
-            "within 1e18 m of the origin",
-        )?;
-    }
+    components_within(
+        || format!("{field}.translation"),
+        &pose.translation.vector,
+        limits::MAX_COORDINATE,
+        "within 1e18 m of the origin",
+    )?;
     Ok(pose)
 }
 
 /// A linear velocity: finite, each component within [`limits::MAX_SPEED`].
 pub(crate) fn check_linvel(field: &str, linvel: &Vector3) -> Result<(), WorldError> {
     validate::finite_vector3(field, linvel)?;
-    components_within(field, linvel, limits::MAX_SPEED, "at most 1e5 m/s")
+    components_within(
+        || field.to_owned(),
+        linvel,
+        limits::MAX_SPEED,
+        "at most 1e5 m/s",
+    )
 }
 
 /// An angular velocity: finite, each component within [`limits::MAX_ANGULAR_SPEED`].
 pub(crate) fn check_angvel(field: &str, angvel: &Vector3) -> Result<(), WorldError> {
     validate::finite_vector3(field, angvel)?;
     components_within(
-        field,
+        || field.to_owned(),
         angvel,
         limits::MAX_ANGULAR_SPEED,
         "at most 1e5 rad/s",
@@ -130,7 +131,7 @@ pub(crate) fn check_collider(prefix: &str, collider: &Collider) -> Result<(), Wo
     }
     validate::isometry(&format!("{prefix}.collider_offset"), &collider.offset)?;
     components_within(
-        &format!("{prefix}.collider_offset.translation"),
+        || format!("{prefix}.collider_offset.translation"),
         &collider.offset.translation.vector,
         limits::MAX_SIZE,
         "within 1e6 m of the body",
@@ -150,7 +151,7 @@ pub(crate) fn check_visual(prefix: &str, visual: &Visual) -> Result<(), WorldErr
             validate::points3(&format!("{prefix}.visual.vertices"), vertices, 1)?;
             for (i, v) in vertices.iter().enumerate() {
                 components_within(
-                    &format!("{prefix}.visual.vertices[{i}]"),
+                    || format!("{prefix}.visual.vertices[{i}]"),
                     &v.coords,
                     limits::MAX_SIZE,
                     "within 1e6 m of the body",

@@ -99,22 +99,20 @@ impl Collision {
         if let Some(half_margin) = half_margin {
             self.half_margin = half_margin;
         }
-        let mut count = 0;
         for (k, (handle, body)) in bodies.iter().enumerate() {
             debug_assert!(k == 0 || self.handles[k - 1] < handle);
-            count += 1;
+            let posed_now =
+                || Posed::new(&body.collider.shape, &body.collider.world_pose(&body.pose));
             let kept = same_margin
                 && body.sleep.asleep
                 && self.handles.get(k) == Some(&handle)
                 && self.asleep[k];
             debug_assert!(
-                !kept
-                    || Posed::new(&body.collider.shape, &body.collider.world_pose(&body.pose)).aabb
-                        == self.posed[k].aabb,
+                !kept || posed_now().aabb == self.posed[k].aabb,
                 "a sleeping body moved"
             );
             if !kept {
-                let posed = Posed::new(&body.collider.shape, &body.collider.world_pose(&body.pose));
+                let posed = posed_now();
                 let (aabb, reach) = match speculative {
                     None => (posed.aabb, 0.0),
                     Some((margin, dt)) => {
@@ -139,6 +137,7 @@ impl Collision {
                 .push(body.kind == BodyKind::Kinematic && !moving);
             self.disturbed.push(body.sleep.disturbed);
         }
+        let count = bodies.len();
         self.handles.truncate(count);
         self.posed.truncate(count);
         self.aabbs.truncate(count);
