@@ -146,22 +146,17 @@ fn main() {
     );
 
     let _ = writeln!(out, "\n## Broad phase alone (every box moving, per step)\n");
-    let _ = writeln!(
-        out,
-        "| boxes | `RowSweep` (default) | per box | `LinearBvh` | `SweepAndPrune` |"
-    );
-    let _ = writeln!(out, "|---:|---:|---:|---:|---:|");
+    let _ = writeln!(out, "| boxes | `RowSweep` | per box |");
+    let _ = writeln!(out, "|---:|---:|---:|");
     for count in [1_000u32, 10_000, 100_000] {
         let median = |name: &str| median_ns(root, &format!("broad_phase_step/{name}/{count}"));
         let shown = |ns: Option<f64>| ns.map_or("-".into(), time);
         let rows = median("row_sweep");
         let _ = writeln!(
             out,
-            "| {count} | {} | {} | {} | {} |",
+            "| {count} | {} | {} |",
             shown(rows),
-            shown(rows.map(|ns| ns / f64::from(count))),
-            shown(median("linear_bvh")),
-            shown(median("sweep_and_prune"))
+            shown(rows.map(|ns| ns / f64::from(count)))
         );
     }
 

@@ -14,8 +14,8 @@
 //! - [`contact`] and [`intersects`]: the dispatch over posed [`geom::Shape`]s.
 //! - Ray casts: [`ray_aabb`], [`ray_obb`], [`ray_sphere`].
 //! - [`staged`]: seed 004's filter (spheres, then AABBs, then the exact test) with counts.
-//! - [`broad`]: rows of grid cells swept against their neighbours (and, for comparison, a BVH
-//!   and sweep and prune), each overlapping pair once, deterministic.
+//! - [`broad`]: rows of grid cells swept against their neighbours, each overlapping pair once,
+//!   deterministic.
 //! - [`d2`]: rectangles, convex polygons and circles in 2D.
 
 pub mod broad;

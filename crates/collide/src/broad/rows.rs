@@ -22,9 +22,7 @@
 //! Memory is read in order and each box is stored once, so the cost is linear in boxes plus
 //! pairs, and a few large boxes (walls, a floor) cost about one pass over the rows each.
 
-use super::{
-    BroadPhase, DenseScratch, Proxies, ProxyId, forward_bookkeeping, ordered_indices as ordered,
-};
+use super::sort::{counting_sort, insertion_sort_within, sort_pairs};
 use geom::{Aabb, Real};
 
 /// Cell sides are `2^level` for levels in this range; smaller boxes use the lowest level.
@@ -124,12 +122,10 @@ struct Round {
     counts: Vec<u32>,
 }
 
-/// The default broad phase; see the module documentation. Besides the [`BroadPhase`] trait,
-/// [`RowSweep::pairs_of`] takes the boxes as a slice.
+/// The broad phase; see the module documentation. It keeps only scratch memory and the last
+/// call's order (which makes the next call's sort cheap), never the boxes.
 #[derive(Debug, Clone, Default)]
 pub struct RowSweep {
-    proxies: Proxies,
-    dense: DenseScratch,
     rounds: Vec<Round>,
     /// Boxes with infinite, NaN or inverted corners.
     odd: Vec<u32>,
@@ -206,6 +202,12 @@ impl RowSweep {
         }
         sort_pairs(pairs, boxes.len(), &mut self.pair_scratch, &mut self.counts);
     }
+}
+
+/// Orders a pair of indices as `(lower, higher)`.
+#[inline]
+fn ordered(a: u32, b: u32) -> (u32, u32) {
+    if a < b { (a, b) } else { (b, a) }
 }
 
 fn all_pairs_among(boxes: &[Aabb], set: &[u32], pairs: &mut Vec<(u32, u32)>) {
@@ -397,18 +399,8 @@ fn sort_entries(entries: &mut Vec<Entry>, scratch: &mut Vec<Entry>, counts: &mut
     // Within each row (now contiguous, in the last order): insertion sort by x, or a full sort
     // when that is far off (the first call, or boxes strung along x in one long row).
     let budget = 8 * entries.len() + 64;
-    let mut moves = 0usize;
-    for i in 1..entries.len() {
-        let mut j = i;
-        while j > 0 && entries[j].precedes(&entries[j - 1]) {
-            entries.swap(j, j - 1);
-            j -= 1;
-            moves += 1;
-        }
-        if moves > budget {
-            comparison_sort(entries);
-            return;
-        }
+    if !insertion_sort_within(entries, budget, Entry::precedes) {
+        comparison_sort(entries);
     }
 }
 
@@ -416,91 +408,9 @@ fn comparison_sort(entries: &mut [Entry]) {
     entries.sort_unstable_by(|p, q| p.key().partial_cmp(&q.key()).expect("finite coordinates"));
 }
 
-/// A stable counting sort of `items` by `key(item) < buckets`: linear in items plus buckets.
-/// On return `counts[b]` is the end of bucket `b`'s run.
-fn counting_sort<T: Copy>(
-    items: &mut Vec<T>,
-    scratch: &mut Vec<T>,
-    counts: &mut Vec<u32>,
-    buckets: usize,
-    key: impl Fn(&T) -> usize,
-) {
-    counts.clear();
-    counts.resize(buckets + 1, 0);
-    let Some(&first) = items.first() else {
-        return;
-    };
-    for item in items.iter() {
-        counts[key(item) + 1] += 1;
-    }
-    for b in 1..counts.len() {
-        counts[b] += counts[b - 1];
-    }
-    scratch.clear();
-    scratch.resize(items.len(), first);
-    for item in items.iter() {
-        let at = &mut counts[key(item)];
-        scratch[*at as usize] = *item;
-        *at += 1;
-    }
-    std::mem::swap(items, scratch);
-}
-
-/// Sorts pairs `(i, j)` of indices below `n` in about linear time: a counting sort by `i`,
-/// then a sort of each run of pairs that share an `i` (a few, except for walls and floors).
-fn sort_pairs(
-    pairs: &mut Vec<(u32, u32)>,
-    n: usize,
-    scratch: &mut Vec<(u32, u32)>,
-    counts: &mut Vec<u32>,
-) {
-    counting_sort(pairs, scratch, counts, n, |&(i, _)| i as usize);
-    let mut start = 0;
-    for &end in counts.iter().take(n) {
-        let run = &mut pairs[start..end as usize];
-        if run.len() > 1 {
-            run.sort_unstable();
-        }
-        start = end as usize;
-    }
-}
-
-impl BroadPhase for RowSweep {
-    forward_bookkeeping!();
-
-    fn overlapping_pairs(&mut self, pairs: &mut Vec<(ProxyId, ProxyId)>) {
-        let (mut dense, mut proxies) = (
-            std::mem::take(&mut self.dense),
-            std::mem::take(&mut self.proxies),
-        );
-        dense.query(&mut proxies, pairs, |boxes, out| self.pairs_of(boxes, out));
-        (self.dense, self.proxies) = (dense, proxies);
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn pairs_sort_by_first_then_second_index() {
-        // A "wall" (index 0) with many partners given in a scrambled order, and short runs.
-        let mut pairs: Vec<(u32, u32)> = (1..500u32).map(|j| (0, (j * 7919) % 499 + 1)).collect();
-        pairs.extend([(5, 9), (3, 4), (5, 6), (498, 499), (3, 8)]);
-        let mut expected = pairs.clone();
-        expected.sort_unstable();
-        let (mut scratch, mut counts) = (Vec::new(), Vec::new());
-        sort_pairs(&mut pairs, 500, &mut scratch, &mut counts);
-        assert_eq!(pairs, expected);
-        sort_pairs(&mut pairs, 500, &mut scratch, &mut counts);
-        assert_eq!(pairs, expected);
-        // No pairs after some: nothing of the last call's counts may remain.
-        let mut empty = Vec::new();
-        sort_pairs(&mut empty, 500, &mut scratch, &mut counts);
-        assert!(empty.is_empty());
-        sort_pairs(&mut empty, 0, &mut scratch, &mut counts);
-        assert!(empty.is_empty());
-    }
 
     #[test]
     fn levels_cells_and_rows() {
