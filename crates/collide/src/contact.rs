@@ -8,19 +8,9 @@ use serde::{Deserialize, Serialize};
 /// from one step to the next (warm starting). Equal ids in two steps of the same pair mean the
 /// same features; ids are compared only within one pair of shapes.
 ///
-/// The layout, per pair function (bit 0 is the least significant):
-/// - box-box, face contact: bits 0-3 and 4-7 hold the two edge labels of the clipped polygon
-///   vertex, the smaller first (labels 0-3 are the incident face's edges, 4-7 the reference
-///   face's side planes in the order +u, -u, +v, -v; 15 marks a point made when clipping left
-///   nothing); bits 8-11 the reference face and bits 12-15 the incident face (`2 axis + 1` for
-///   the face on the negative side of a local axis, `2 axis` for the positive one); bit 16 is
-///   set when the reference face belongs to the second box.
-/// - box-box, edge contact: bit 20 set; bits 4-7 name the first box's edge (`4 axis + which of
-///   the four parallel edges`), bits 0-3 the second box's.
-/// - sphere-box, centre outside the box: `sum_k 3^(2-k) c_k` over the local axes, `c_k` 0 below
-///   the box, 1 within its slab, 2 above (0-26: the vertex, edge or face region). Centre inside:
-///   `100 + 2 axis + 1` for the face on the negative side, `100 + 2 axis` for the positive one.
-/// - sphere-sphere: 0. AABB-AABB: `8 axis + corner` of the overlap box.
+/// Each pair function makes its ids through one constructor below, whose documentation gives
+/// the bit layout (bit 0 is the least significant). Faces of a box are numbered `2 axis` for the
+/// face on the positive side of a local axis and `2 axis + 1` for the negative one.
 ///
 /// The ids depend only on which features meet, never on positions, so a resting contact keeps
 /// its ids from step to step as long as the same faces stay the reference and incident ones
@@ -29,6 +19,94 @@ use serde::{Deserialize, Serialize};
     Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default, Serialize, Deserialize,
 )]
 pub struct FeatureId(pub u32);
+
+impl FeatureId {
+    /// Sphere-sphere and circle-circle: their single point.
+    pub(crate) const ROUND: Self = Self(0);
+
+    /// The edge label of a box face contact's point made when clipping left nothing.
+    pub(crate) const CLIPPED_AWAY: u8 = 15;
+
+    /// Box-box, face contact: a vertex of the incident face clipped by the reference face's
+    /// side planes, named by its two polygon edges' labels (0-3: the incident face's edges;
+    /// 4-7: the reference face's side planes +u, -u, +v, -v; [`Self::CLIPPED_AWAY`]).
+    /// Bits 0-3 and 4-7 hold the two labels, the smaller first; bits 8-11 the reference face,
+    /// 12-15 the incident face; bit 16 is set when the reference face belongs to the second box.
+    #[inline]
+    pub(crate) fn box_face(
+        reference_is_b: bool,
+        reference_face: u8,
+        incident_face: u8,
+        labels: (u8, u8),
+    ) -> Self {
+        let (lo, hi) = if labels.0 < labels.1 {
+            labels
+        } else {
+            (labels.1, labels.0)
+        };
+        Self(
+            u32::from(lo)
+                | u32::from(hi) << 4
+                | u32::from(reference_face) << 8
+                | u32::from(incident_face) << 12
+                | u32::from(reference_is_b) << 16,
+        )
+    }
+
+    /// Box-box, edge contact: bit 20 set; bits 4-7 name the first box's edge, bits 0-3 the
+    /// second's, each as `4 axis + which of the four edges parallel to that axis` (< 12).
+    #[inline]
+    pub(crate) fn box_edge(edge_a: u32, edge_b: u32) -> Self {
+        debug_assert!(edge_a < 12 && edge_b < 12);
+        Self(1 << 20 | edge_a << 4 | edge_b)
+    }
+
+    /// Sphere-box, centre outside the box: `sum_k 3^(2-k) c_k` over the local axes, `c_k` 0
+    /// below the box, 1 within its slab, 2 above (0-26: the vertex, edge or face region).
+    #[inline]
+    pub(crate) fn sphere_box_region(region: u32) -> Self {
+        debug_assert!(region < 27);
+        Self(region)
+    }
+
+    /// Sphere-box, centre inside the box: `100 + face` of the face it leaves through.
+    #[inline]
+    pub(crate) fn sphere_box_inside(face: u32) -> Self {
+        debug_assert!(face < 6);
+        Self(100 + face)
+    }
+
+    /// AABB-AABB: `8 axis + corner` of the overlap box's face across the normal's axis.
+    #[inline]
+    pub(crate) fn aabb_corner(axis: usize, corner: usize) -> Self {
+        Self(axis as u32 * 8 + corner as u32)
+    }
+
+    /// Polygon-polygon (2D): bit 24 set when the reference edge belongs to the first polygon;
+    /// bits 16-23 the reference edge, 8-15 the incident edge, 0-7 which end of the incident
+    /// segment (0, 1) or which side of the reference edge clipped it (2 the start, 4 the end).
+    #[inline]
+    pub(crate) fn polygon_clip(
+        reference_is_first: bool,
+        reference_edge: usize,
+        incident_edge: usize,
+        end: u32,
+    ) -> Self {
+        Self(
+            u32::from(reference_is_first) << 24
+                | (reference_edge as u32) << 16
+                | (incident_edge as u32) << 8
+                | end,
+        )
+    }
+
+    /// Circle-polygon (2D): the polygon's face when the centre is inside (`face`, below 100),
+    /// else `100 + edge` of the boundary edge holding the closest point.
+    #[inline]
+    pub(crate) fn circle_polygon(inside: bool, feature: usize) -> Self {
+        Self(if inside { 0 } else { 100 } + feature as u32)
+    }
+}
 
 /// One point of a contact, world space.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]

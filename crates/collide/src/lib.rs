@@ -9,8 +9,9 @@
 //! reports shapes up to `margin` apart, with a negative depth (minus the gap), so that a solver
 //! sees a contact one step before it closes.
 //!
-//! - Pair tests, one module per pair in [`pair`]: box-box (the 15-axis SAT and a clipped contact
-//!   manifold), sphere-box, sphere-sphere, AABB-AABB.
+//! - Pair tests, one module per pair (`src/pair/`), each function exported once, here: box-box
+//!   ([`obb_obb_intersects`], the 15-axis SAT [`obb_obb_sat`], the clipped contact manifold
+//!   [`obb_obb_contact`]), sphere-box, sphere-sphere, AABB-AABB.
 //! - [`contact`] and [`intersects`]: the dispatch over posed [`geom::Shape`]s.
 //! - Ray casts: [`ray_aabb`], [`ray_obb`], [`ray_sphere`].
 //! - [`staged`]: seed 004's filter (spheres, then AABBs, then the exact test) with counts.
@@ -22,8 +23,9 @@ pub mod broad;
 mod contact;
 pub mod d2;
 mod dispatch;
-pub mod pair;
+mod pair;
 mod ray;
+mod segment;
 pub mod staged;
 
 pub use contact::{Contact, ContactPoint, FeatureId};

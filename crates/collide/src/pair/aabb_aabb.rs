@@ -32,7 +32,7 @@ pub fn aabb_aabb_contact(a: &Aabb, b: &Aabb) -> Option<Contact> {
             points.push(ContactPoint {
                 position: p,
                 depth,
-                id: FeatureId(k as u32 * 8 + corner as u32),
+                id: FeatureId::aabb_corner(k, corner),
             });
         }
     }

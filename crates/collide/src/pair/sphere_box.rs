@@ -41,7 +41,12 @@ pub fn sphere_obb_contact_within(sphere: &Sphere, obb: &Obb, margin: Real) -> Op
                     u32::from(clamped[i] > -h[i])
                 }
         });
-        return Some(Contact::single(normal, depth, position, FeatureId(id)));
+        return Some(Contact::single(
+            normal,
+            depth,
+            position,
+            FeatureId::sphere_box_region(id),
+        ));
     }
     // Inside (or on the surface): the face of least penetration.
     let gaps = h - local.abs();
@@ -61,7 +66,7 @@ pub fn sphere_obb_contact_within(sphere: &Sphere, obb: &Obb, margin: Real) -> Op
         normal,
         depth,
         position,
-        FeatureId(100 + k as u32 * 2 + u32::from(outward < 0.0)),
+        FeatureId::sphere_box_inside(k as u32 * 2 + u32::from(outward < 0.0)),
     ))
 }
 

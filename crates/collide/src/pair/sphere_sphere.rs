@@ -28,7 +28,7 @@ pub fn sphere_sphere_contact_within(a: &Sphere, b: &Sphere, margin: Real) -> Opt
     let depth = radii - dist;
     // Midway between the two surfaces: a's surface point moved back by half the depth.
     let position = a.center + normal * (a.radius - 0.5 * depth);
-    Some(Contact::single(normal, depth, position, FeatureId(0)))
+    Some(Contact::single(normal, depth, position, FeatureId::ROUND))
 }
 
 #[cfg(test)]
