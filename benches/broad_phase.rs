@@ -4,8 +4,8 @@
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use minirigid::collide::broad::RowSweep;
 use minirigid::prelude::*;
-use minirigid::scenes::SplitMix as Rng;
 use std::hint::black_box;
+use testbed::SplitMix as Rng;
 
 /// `count` boxes of half extent 0.5 at constant density (about one neighbour each), with small
 /// random velocities, in a cube they bounce inside.

@@ -16,10 +16,10 @@
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use minirigid::prelude::*;
-use minirigid::scenes::{bin, many_pyramids, pyramid};
 use rapier3d::prelude::{ColliderBuilder, PhysicsWorld, RigidBodyBuilder, RigidBodyHandle};
 use std::hint::black_box;
 use std::time::{Duration, Instant};
+use testbed::scenes::{bin, many_pyramids, pyramid};
 
 const DT: Real = 1.0 / 60.0;
 const SETTLE_STEPS: usize = 200;
@@ -177,7 +177,7 @@ fn displacement_report(name: &str, scene: &World, steps: usize) {
         ours.stage_counts().touching,
         ours.contacts().len(),
     );
-    // For the report tool (`cargo run --example bench_report`), beside criterion's results.
+    // For the report tool (`cargo run -p testbed --bin bench_report`), beside criterion's results.
     let row = format!(
         "{name}\t{}\t{steps}\t{moved}\t{}\t{peer_moved}\t{peer_contacts}\n",
         handles.len(),

@@ -1,11 +1,10 @@
 //! Every pair kernel against its parry3d counterpart on the same 1,024 seeded inputs
-//! (`minirigid::scenes::{box_pairs, sphere_box_pairs, ray_box_pairs}`). One iteration runs all
+//! (`testbed::scenes::{box_pairs, sphere_box_pairs, ray_box_pairs}`). One iteration runs all
 //! 1,024; criterion's throughput gives the time per pair. Run: `cargo bench --bench pairs`.
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use minirigid::collide::{obb_obb_contact, obb_obb_intersects, ray_obb, sphere_obb_contact};
 use minirigid::prelude::*;
-use minirigid::scenes::{box_pairs, ray_box_pairs, sphere_box_pairs};
 use parry3d::glamx::{Quat, Vec3};
 use parry3d::math::Pose;
 use parry3d::query::{
@@ -14,6 +13,7 @@ use parry3d::query::{
 };
 use parry3d::shape::{Ball, Cuboid};
 use std::hint::black_box;
+use testbed::scenes::{box_pairs, ray_box_pairs, sphere_box_pairs};
 
 const PAIRS: usize = 1_024;
 

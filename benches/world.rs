@@ -5,12 +5,12 @@
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use minirigid::prelude::*;
-use minirigid::scenes::{MovingBoxes, room};
 use rapier3d::prelude::{
     ActiveCollisionTypes, BroadPhaseBvh, ColliderBuilder, ColliderHandle, ColliderSet,
     CollisionPipeline, IslandManager, NarrowPhase, RigidBodySet,
 };
 use std::hint::black_box;
+use testbed::scenes::{MovingBoxes, room};
 
 const DT: Real = 0.02;
 

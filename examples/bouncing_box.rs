@@ -13,8 +13,8 @@ mod support;
 
 use kiss3d::prelude::*;
 use minirigid::prelude::{BodyHandle, VisualShape, World};
-use minirigid::scenes::seed_003_bouncing;
 use support::{Display, FrameCounter, Options};
+use testbed::scenes::seed_003_bouncing;
 
 const SNAPSHOT_FILE: &str = "bouncing_box.snapshot.json";
 

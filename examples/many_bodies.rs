@@ -1,4 +1,4 @@
-//! A thousand or more boxes and balls in a closed room (`minirigid::scenes::room`), bouncing with
+//! A thousand or more boxes and balls in a closed room (`testbed::scenes::room`), bouncing with
 //! `Response::Reflect`: the broad phase at work. The text shows the step time and what each stage
 //! of the narrow-phase filter did.
 //!
@@ -10,8 +10,8 @@ mod support;
 
 use kiss3d::prelude::*;
 use minirigid::prelude::{BodyKind, Point3, VisualShape};
-use minirigid::scenes::{room, room_half_side};
 use support::{Display, FrameCounter, Options};
+use testbed::scenes::{room, room_half_side};
 
 #[kiss3d::main]
 async fn main() {

@@ -8,7 +8,7 @@ fn main() {
             .and_then(|i| args.get(i + 1))
             .and_then(|v| v.parse::<usize>().ok())
     };
-    let (mut world, _) = minirigid::scenes::pyramid(value("--base").unwrap_or(20));
+    let (mut world, _) = testbed::scenes::pyramid(value("--base").unwrap_or(20));
     let mut config = *world.config();
     if let Some(substeps) = value("--substeps") {
         config.solver.substeps = substeps as u32;

@@ -42,8 +42,6 @@ pub use collide;
 pub use geom;
 pub use world;
 
-pub mod scenes;
-
 /// The everyday names: the world and its bodies, volumes, shapes, math types.
 pub mod prelude {
     pub use collide::{Contact, ContactPoint, RayHit};

@@ -5,7 +5,7 @@
 //! in release: `cargo test --release --test bin -- --ignored --nocapture`).
 
 use minirigid::prelude::*;
-use minirigid::scenes::bin;
+use testbed::scenes::bin;
 
 struct Figures {
     /// The largest total kinetic energy seen, over the potential energy the fall can release.

@@ -2,7 +2,7 @@
 //! 10,000 steps: no NaN, no body leaves the room, total kinetic energy never rises.
 
 use minirigid::prelude::*;
-use minirigid::scenes::{room, room_half_side};
+use testbed::scenes::{room, room_half_side};
 
 fn kinetic_energy(world: &World) -> f64 {
     world

@@ -4,7 +4,7 @@
 use minirigid::prelude::*;
 
 fn scene() -> (World, BodyHandle) {
-    minirigid::scenes::seed_003_bouncing()
+    testbed::scenes::seed_003_bouncing()
 }
 
 #[test]

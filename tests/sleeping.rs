@@ -6,7 +6,7 @@
 mod common;
 
 use minirigid::prelude::*;
-use minirigid::scenes::{ground, pyramid, pyramid_cubes, stack};
+use testbed::scenes::{ground, pyramid, pyramid_cubes, stack};
 
 fn steps(world: &mut World, n: usize) {
     for _ in 0..n {

@@ -4,8 +4,8 @@
 mod common;
 
 use minirigid::prelude::*;
-use minirigid::scenes::room;
 use minirigid::world::{MAX_SNAPSHOT_BYTES, SNAPSHOT_VERSION};
+use testbed::scenes::room;
 
 fn scene() -> World {
     let mut world = room(200, 7, 5.0);

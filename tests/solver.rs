@@ -5,7 +5,7 @@
 //! measure the solver, which a pile asleep would hide (`tests/sleeping.rs` tests sleeping).
 
 use minirigid::prelude::*;
-use minirigid::scenes::{ground, pyramid, stack};
+use testbed::scenes::{ground, pyramid, stack};
 
 const G: Real = 9.81;
 

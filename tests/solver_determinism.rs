@@ -5,8 +5,8 @@
 mod common;
 
 use minirigid::prelude::*;
-use minirigid::scenes::pyramid;
 use minirigid::world::{SNAPSHOT_VERSION, Snapshot};
+use testbed::scenes::pyramid;
 
 /// A pyramid of base 8 settling, and a ball fired into it at step 30.
 fn scene() -> (World, BodyHandle) {

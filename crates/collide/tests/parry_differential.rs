@@ -5,7 +5,7 @@
 mod common;
 
 use collide::{obb_obb_contact, obb_obb_intersects, ray_obb, ray_sphere, sphere_obb_contact};
-use common::{Rng, moved, outside, sat64};
+use common::{Rng, moved, outside, random_obb, sat64};
 use geom::{Obb, Point3, Ray, Real, Sphere, Vector3};
 use parry3d::glamx::{Quat, Vec3};
 use parry3d::math::Pose;
@@ -30,7 +30,7 @@ fn box_box_agrees_with_parry_and_the_exact_sat() {
     let mut rng = Rng(1);
     let (mut overlapping, mut compared) = (0, 0);
     for case in 0..CASES {
-        let (a, b) = (rng.obb(), rng.obb());
+        let (a, b) = (random_obb(&mut rng), random_obb(&mut rng));
         let (gap, _) = sat64(&a, &b);
         let ours = obb_obb_intersects(&a, &b);
         let contact = obb_obb_contact(&a, &b);
@@ -100,7 +100,7 @@ fn sphere_box_agrees_with_parry() {
     let mut rng = Rng(2);
     let mut compared = 0;
     for case in 0..CASES {
-        let o = rng.obb();
+        let o = random_obb(&mut rng);
         let s = Sphere::new(rng.point(3.0), rng.range(0.2, 2.0));
         let ours = sphere_obb_contact(&s, &o);
         let (po, co) = cuboid(&o);
@@ -148,7 +148,7 @@ fn rays_agree_with_parry() {
     let mut rng = Rng(3);
     let (mut hits, mut compared) = (0, 0);
     for case in 0..CASES {
-        let o = rng.obb();
+        let o = random_obb(&mut rng);
         // Aimed near the box, so that about half the rays hit.
         let origin = rng.point(6.0);
         let target = o.center + rng.point(2.5).coords;

@@ -4,55 +4,18 @@
 #![allow(dead_code)]
 
 use geom::na;
-use geom::{Obb, Point3, Real, UnitQuaternion, Vector3};
+use geom::{Obb, Point3, Real, Vector3};
 
-/// SplitMix64: a small, seeded generator so that every run draws the same cases.
-pub struct Rng(pub u64);
+pub use testbed::SplitMix as Rng;
 
-impl Rng {
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// Uniform in [0, 1).
-    pub fn unit(&mut self) -> Real {
-        (self.next_u64() >> 40) as Real / (1u64 << 24) as Real
-    }
-
-    pub fn range(&mut self, lo: Real, hi: Real) -> Real {
-        lo + (hi - lo) * self.unit()
-    }
-
-    pub fn point(&mut self, half_side: Real) -> Point3 {
-        Point3::new(
-            self.range(-half_side, half_side),
-            self.range(-half_side, half_side),
-            self.range(-half_side, half_side),
-        )
-    }
-
-    /// A uniformly random rotation (Shoemake, Graphics Gems III).
-    pub fn rotation(&mut self) -> UnitQuaternion {
-        geom::uniform_rotation(self.unit(), self.unit(), self.unit())
-    }
-
-    pub fn unit_vector(&mut self) -> Vector3 {
-        self.rotation() * Vector3::x()
-    }
-
-    /// A box as in the benches: half extents 0.5 to 2, centre in a cube of side 4.
-    pub fn obb(&mut self) -> Obb {
-        let half = Vector3::new(
-            self.range(0.5, 2.0),
-            self.range(0.5, 2.0),
-            self.range(0.5, 2.0),
-        );
-        Obb::new(self.point(2.0), self.rotation(), half)
-    }
+/// A box as in the benches: half extents 0.5 to 2, centre in a cube of side 4.
+pub fn random_obb(rng: &mut Rng) -> Obb {
+    let half = Vector3::new(
+        rng.range(0.5, 2.0),
+        rng.range(0.5, 2.0),
+        rng.range(0.5, 2.0),
+    );
+    Obb::new(rng.point(2.0), rng.rotation(), half)
 }
 
 /// The exact SAT in f64 with explicit axes: the largest gap over the 15 axes (positive:

@@ -1,6 +1,7 @@
 //! Ready-made scenes, shared by the examples, the tests and the benches, so that the picture and
 //! the measurement are of the same thing.
 
+use crate::SplitMix;
 use geom::{Real, Vector3};
 
 use world::{BodyDesc, BodyHandle, Response, World, WorldConfig};
@@ -52,9 +53,8 @@ pub fn room(count: usize, seed: u64, max_speed: Real) -> World {
         ..WorldConfig::default()
     };
     let mut world = World::new(config);
-    let per_side = (count as f64).cbrt().ceil().max(1.0) as usize;
-    let spacing = 1.5;
-    let half_side = 0.5 * spacing * per_side as Real + 1.0;
+    let per_side = room_per_side(count);
+    let half_side = room_half_side(count);
     let thickness = 1.0;
     for axis in 0..3 {
         for side in [-1.0, 1.0] {
@@ -66,14 +66,14 @@ pub fn room(count: usize, seed: u64, max_speed: Real) -> World {
         }
     }
     let mut rng = SplitMix(seed);
-    let origin = -0.5 * spacing * (per_side as Real - 1.0);
+    let origin = -0.5 * ROOM_SPACING * (per_side as Real - 1.0);
     for i in 0..count {
         let cell = Vector3::new(
             (i % per_side) as Real,
             ((i / per_side) % per_side) as Real,
             (i / (per_side * per_side)) as Real,
         );
-        let position = Vector3::repeat(origin) + cell * spacing;
+        let position = Vector3::repeat(origin) + cell * ROOM_SPACING;
         let velocity = loop {
             let v = Vector3::new(rng.signed(), rng.signed(), rng.signed());
             if v.norm() <= 1.0 {
@@ -277,27 +277,15 @@ fn mixed_body(
 
 /// The inner half size of the room made by [`room`] for `count` bodies.
 pub fn room_half_side(count: usize) -> Real {
-    let per_side = (count as f64).cbrt().ceil().max(1.0) as usize;
-    0.5 * 1.5 * per_side as Real + 1.0
+    0.5 * ROOM_SPACING * room_per_side(count) as Real + 1.0
 }
 
-/// SplitMix64 (S. Vigna): a small seeded generator, the same on every platform, for scenes.
-#[derive(Debug, Clone)]
-pub struct SplitMix(pub u64);
+/// The distance between neighbouring bodies' centres on [`room`]'s starting grid.
+const ROOM_SPACING: Real = 1.5;
 
-impl SplitMix {
-    /// Uniform in [0, 1).
-    pub fn unit(&mut self) -> Real {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        ((z ^ (z >> 31)) >> 40) as Real / (1u64 << 24) as Real
-    }
-    /// Uniform in [-1, 1).
-    pub fn signed(&mut self) -> Real {
-        2.0 * self.unit() - 1.0
-    }
+/// How many bodies [`room`] puts along each side of its grid.
+fn room_per_side(count: usize) -> usize {
+    (count as f64).cbrt().ceil().max(1.0) as usize
 }
 
 /// `count` seeded pairs of boxes as the pair benches use them: half extents 0.5 to 2 m, centres in

@@ -1,8 +1,8 @@
 //! Writes `BENCHMARKS.md` from criterion's results in `target/criterion`: medians, ratios to the
-//! peer on the same inputs, and the targets of DESIGN.md.
+//! peer on the same inputs, and the targets the issues set.
 //!
 //! Run after the benches: `cargo bench --bench pairs --bench world --bench broad_phase --bench
-//! dynamics` then `cargo run --example bench_report`.
+//! dynamics` then `cargo run -p testbed --bin bench_report`.
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -46,10 +46,10 @@ fn main() {
     let _ = writeln!(
         out,
         "Criterion medians from one run on the same inputs for both sides (seeded scenes from \
-         `minirigid::scenes`); ratio = minirigid / peer, lower is faster. Machine: {}. The \
+         `testbed::scenes`); ratio = minirigid / peer, lower is faster. Machine: {}. The \
          machine is shared and noisy: compare ratios within one run. Regenerate with `cargo bench \
-         --bench pairs --bench world --bench broad_phase --bench dynamics && cargo run --example \
-         bench_report`.\n",
+         --bench pairs --bench world --bench broad_phase --bench dynamics && cargo run -p testbed \
+         --bin bench_report`.\n",
         machine()
     );
 
@@ -178,7 +178,7 @@ fn dynamics(root: &Path, out: &mut String) {
     let _ = writeln!(
         out,
         "\n## Dynamics (full step, per step)\n\nBoth engines step the same scene (built from \
-         `minirigid::scenes`; rapier3d's by the bench's `rapier_of`: same shapes, masses, \
+         `testbed::scenes`; rapier3d's by the bench's `rapier_of`: same shapes, masses, \
          friction 0.6, poses) at dt 1/60 with 4 substeps (rapier's `num_solver_iterations`), \
          sleeping off. The pyramids are timed on steps 200 to 300 of settled pyramids, the large \
          scenes on their first 100 steps. A time counts only if the scene still stands: the \
