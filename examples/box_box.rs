@@ -14,7 +14,8 @@ mod support;
 use kiss3d::prelude::*;
 use minirigid::collide::{obb_obb_contact, obb_obb_intersects, obb_obb_sat};
 use minirigid::prelude::{Obb, Point3, UnitQuaternion, Vector3};
-use support::{Display, FrameCounter, Options};
+use support::Options;
+use support::stage::Stage;
 
 /// Box A's colour while apart; red while they intersect.
 const APART: Color = Color::new(0.3, 0.75, 0.35, 1.0);
@@ -33,10 +34,7 @@ async fn main() {
         .map_or(Vector3::new(0.3, 0.5, 0.1), |v| {
             Vector3::new(v[0], v[1], v[2])
         });
-    let mut display = Display::open("box_box", 1024, 576, &options).await;
-    display
-        .window()
-        .set_background_color(Color::new(0.12, 0.12, 0.14, 1.0));
+    let mut stage = Stage::open("box_box", options, 1024, 576).await;
     let mut camera = OrbitCamera3d::new(Vec3::new(3.0, 4.0, 9.0), Vec3::new(1.0, 0.0, 0.0));
     let mut scene = SceneNode3d::empty();
     scene
@@ -57,32 +55,25 @@ async fn main() {
     );
     let mut node_b = scene.add_cube(2.0 * half_b.x, 2.0 * half_b.y, 2.0 * half_b.z);
     node_b.set_color(Color::new(0.75, 0.75, 0.75, 1.0));
-    let font = Font::default();
-    let mut frames = FrameCounter::new(&options);
 
     loop {
-        for mut event in display.window().events().iter() {
-            if let WindowEvent::Key(key, action, _) = event.value {
-                if action == Action::Release {
-                    continue;
-                }
-                let (step, turn) = (0.05, 0.05);
-                match key {
-                    Key::Left => offset.x -= step,
-                    Key::Right => offset.x += step,
-                    Key::Up => offset.y += step,
-                    Key::Down => offset.y -= step,
-                    Key::PageUp => offset.z -= step,
-                    Key::PageDown => offset.z += step,
-                    Key::I => angles.x += turn,
-                    Key::K => angles.x -= turn,
-                    Key::J => angles.y += turn,
-                    Key::L => angles.y -= turn,
-                    Key::U => angles.z += turn,
-                    Key::O => angles.z -= turn,
-                    _ => continue,
-                }
-                event.inhibited = true;
+        let (keys, _) = stage.input();
+        for (key, _, _) in keys {
+            let (step, turn) = (0.05, 0.05);
+            match key {
+                Key::Left => offset.x -= step,
+                Key::Right => offset.x += step,
+                Key::Up => offset.y += step,
+                Key::Down => offset.y -= step,
+                Key::PageUp => offset.z -= step,
+                Key::PageDown => offset.z += step,
+                Key::I => angles.x += turn,
+                Key::K => angles.x -= turn,
+                Key::J => angles.y += turn,
+                Key::L => angles.y -= turn,
+                Key::U => angles.z += turn,
+                Key::O => angles.z -= turn,
+                _ => {}
             }
         }
 
@@ -93,7 +84,7 @@ async fn main() {
         node_b.set_pose(support::pose(&b.pose()));
 
         let sat = obb_obb_sat(&a, &b);
-        let window = display.window();
+        let window = stage.window();
         let mut lines = vec![format!(
             "B at ({:+.2}, {:+.2}, {:+.2}), turned ({:+.2}, {:+.2}, {:+.2}) rad",
             offset.x, offset.y, offset.z, angles.x, angles.y, angles.z
@@ -124,11 +115,8 @@ async fn main() {
             )),
         }
         lines.push("arrows, PageUp/PageDown: move B   I/K, J/L, U/O: turn B".into());
-        support::draw_lines(window, &font, &lines, 28.0);
-        if !display.render_3d(&mut scene, &mut camera).await {
-            break;
-        }
-        if !frames.after_frame(&display, &options) {
+        stage.text(&lines);
+        if !stage.present_3d(&mut scene, &mut camera).await {
             break;
         }
     }

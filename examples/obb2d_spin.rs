@@ -18,7 +18,8 @@ mod support;
 use kiss3d::prelude::*;
 use minirigid::collide::d2::obb2_sat;
 use minirigid::prelude::{Obb2, Point2, Real, Vector2};
-use support::{Display, FrameCounter, Options};
+use support::Options;
+use support::stage::{Advance, Pacing, Stage};
 
 /// Drawing scale and offset from the seed's canvas coordinates to the window's pixels.
 const SCALE: Real = 2.5;
@@ -49,10 +50,7 @@ fn screen(p: &Point2) -> Vec2 {
 #[kiss3d::main]
 async fn main() {
     let options = Options::parse("obb2d_spin", &[]);
-    let mut display = Display::open("obb2d_spin", 800, 600, &options).await;
-    display
-        .window()
-        .set_background_color(Color::new(0.12, 0.12, 0.14, 1.0));
+    let mut stage = Stage::open("obb2d_spin", options, 800, 600).await;
     let mut camera = FixedView2d::new(CoordinateSystem2d::TopLeftDown, false);
     let mut scene = SceneNode2d::empty();
     let boxes = rectangles(0);
@@ -63,37 +61,25 @@ async fn main() {
             scene.add_rectangle(size.x, size.y)
         })
         .collect();
-    let font = Font::default();
-    let mut frames = FrameCounter::new(&options);
-    let (mut tick, mut paused) = (0u64, false);
-    let mut since_tick = 0.0;
-    let mut last = std::time::Instant::now();
+    let mut pacing = Pacing::default();
+    let (mut tick, mut since_tick) = (0u64, 0.0);
 
     loop {
-        let mut step_once = false;
-        for mut event in display.window().events().iter() {
-            if let WindowEvent::Key(key, Action::Press, _) = event.value {
-                match key {
-                    Key::Space => paused = !paused,
-                    Key::S => step_once = true,
-                    _ => continue,
+        let (keys, _) = stage.input();
+        for (key, action, _) in keys {
+            pacing.key(key, action);
+        }
+        match pacing.advance(&stage) {
+            Advance::Nothing => {}
+            Advance::One => tick += 1,
+            Advance::Seconds(seconds) => {
+                since_tick += seconds;
+                while since_tick >= 0.05 {
+                    since_tick -= 0.05;
+                    tick += 1;
                 }
-                event.inhibited = true;
             }
         }
-        let now = std::time::Instant::now();
-        if display.is_headless() {
-            tick = frames.frame;
-        } else if step_once {
-            tick += 1;
-        } else if !paused {
-            since_tick += (now - last).as_secs_f32();
-            while since_tick >= 0.05 {
-                since_tick -= 0.05;
-                tick += 1;
-            }
-        }
-        last = now;
 
         let boxes = rectangles(tick);
         let sat = obb2_sat(&boxes[0], &boxes[1]);
@@ -110,7 +96,7 @@ async fn main() {
         }
 
         // The rectangles' outlines from the library's own corners, over the filled shapes.
-        let window = display.window();
+        let window = stage.window();
         for b in &boxes {
             let corners = b.corners();
             for i in 0..4 {
@@ -158,18 +144,10 @@ async fn main() {
             Some(k) => format!("tick {tick}: apart, separated on axis {}", names[k]),
             None => format!("tick {tick}: colliding (all four projections overlap)"),
         };
-        window.draw_text(&text, Vec2::new(10.0, 10.0), 30.0, &font, WHITE);
-        window.draw_text(
-            "projections: green = rectangle 1, cyan = rectangle 2   Space pause   S step",
-            Vec2::new(10.0, 560.0),
-            22.0,
-            &font,
-            Color::new(0.8, 0.8, 0.8, 1.0),
-        );
-        if !display.render_2d(&mut scene, &mut camera).await {
-            break;
-        }
-        if !frames.after_frame(&display, &options) {
+        let legend = "projections: green = rectangle 1, cyan = rectangle 2".to_owned();
+        let keys = "Space pause   S step".to_owned();
+        stage.text(&[text, legend, keys]);
+        if !stage.present_2d(&mut scene, &mut camera).await {
             break;
         }
     }

@@ -1,10 +1,15 @@
 //! What the kiss3d examples share: command-line options, opening a window or an off-screen
-//! surface, conversions from nalgebra to kiss3d's glam types, and screenshots.
+//! surface, screenshots, conversions from nalgebra to kiss3d's glam types (this file); the frame
+//! around every example, text and pacing ([`stage`]); and a viewer that draws a `World`
+//! ([`viewer`]).
 //!
 //! Every example takes `--headless --frames N --screenshot FILE.png`: it then renders off-screen
 //! (no display needed), runs N frames, saves the last one and exits.
 
 #![allow(dead_code)]
+
+pub mod stage;
+pub mod viewer;
 
 use kiss3d::prelude::*;
 use minirigid::prelude::{Isometry3, Point3, Real, UnitQuaternion, Vector3};
@@ -221,6 +226,7 @@ fn without_panic<T>(title: &str, what: &str, make: impl FnOnce() -> T) -> Option
 
 /// Counts frames against `--frames` and takes the screenshot at the last one.
 pub struct FrameCounter {
+    /// Frames shown so far.
     pub frame: u64,
     limit: Option<u64>,
 }
@@ -248,14 +254,6 @@ impl FrameCounter {
             }
             _ => true,
         }
-    }
-}
-
-/// Draws lines of text down from the top-left corner, white.
-pub fn draw_lines(window: &mut Window, font: &std::sync::Arc<Font>, lines: &[String], size: f32) {
-    for (i, line) in lines.iter().enumerate() {
-        let y = 10.0 + 1.2 * size * i as f32;
-        window.draw_text(line, Vec2::new(10.0, y), size, font, WHITE);
     }
 }
 
