@@ -1,5 +1,5 @@
 //! Every pair kernel against its parry3d counterpart on the same 1,024 seeded inputs
-//! (`testbed::scenes::{box_pairs, sphere_box_pairs, ray_box_pairs}`). One iteration runs all
+//! (`testbed::inputs::{box_pairs, sphere_box_pairs, ray_box_pairs}`). One iteration runs all
 //! 1,024; criterion's throughput gives the time per pair. Run: `cargo bench --bench pairs`.
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
@@ -13,7 +13,7 @@ use parry3d::query::{
 };
 use parry3d::shape::{Ball, Cuboid};
 use std::hint::black_box;
-use testbed::scenes::{box_pairs, ray_box_pairs, sphere_box_pairs};
+use testbed::inputs::{box_pairs, ray_box_pairs, sphere_box_pairs};
 
 const PAIRS: usize = 1_024;
 

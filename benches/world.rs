@@ -1,4 +1,4 @@
-//! Collision detection for boxes moving at constant velocities (`scenes::MovingBoxes`), broad
+//! Collision detection for boxes moving at constant velocities (`testbed::inputs::MovingBoxes`), broad
 //! plus narrow phase, against rapier3d's `CollisionPipeline` on the same boxes; and the whole
 //! world step in the closed room (`scenes::room`) as the body count grows.
 //! Run: `cargo bench --bench world`.
@@ -10,7 +10,8 @@ use rapier3d::prelude::{
     CollisionPipeline, IslandManager, NarrowPhase, RigidBodySet,
 };
 use std::hint::black_box;
-use testbed::scenes::{MovingBoxes, room};
+use testbed::inputs::MovingBoxes;
+use testbed::scenes::room;
 
 const DT: Real = 0.02;
 

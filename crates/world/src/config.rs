@@ -2,7 +2,7 @@
 //! sleeping.
 
 use crate::error::WorldError;
-use crate::limits;
+use crate::limits::{self, Range};
 use geom::validate;
 use geom::{Real, Vector3};
 use serde::{Deserialize, Serialize};
@@ -78,6 +78,10 @@ impl Default for SolverConfig {
 
 /// The most substeps a step may take.
 pub const MAX_SUBSTEPS: u32 = 64;
+/// The largest contact stiffness a setting may ask for, hertz (the step caps it lower).
+const MAX_HERTZ: Real = 1e6;
+/// The largest contact damping ratio a setting may ask for.
+const MAX_DAMPING_RATIO: Real = 1e6;
 
 impl SolverConfig {
     /// Checks every field; the error names it (`config.solver.substeps`, ...).
@@ -86,48 +90,48 @@ impl SolverConfig {
             return Err(WorldError::OutOfRange {
                 field: "config.solver.substeps".into(),
                 value: self.substeps as Real,
-                range: "in [1, 64]",
+                range: Range::Between(1.0, MAX_SUBSTEPS as Real, "").describe(),
             });
         }
-        let check = |field: &str, value: Real, max: Real, range: &'static str| {
+        let check = |field: &str, value: Real, max: Real, unit: &'static str| {
             validate::finite(field, value)?;
-            limits::within(field, value, 0.0, max, range).map(|_| ())
+            limits::within(field, value, Range::Between(0.0, max, unit)).map(|_| ())
         };
         check(
             "config.solver.contact_hertz",
             self.contact_hertz,
-            1e6,
-            "in [0, 1e6] Hz",
+            MAX_HERTZ,
+            "Hz",
         )?;
         check(
             "config.solver.contact_damping_ratio",
             self.contact_damping_ratio,
-            1e6,
-            "in [0, 1e6]",
+            MAX_DAMPING_RATIO,
+            "",
         )?;
         check(
             "config.solver.max_push_out_speed",
             self.max_push_out_speed,
             limits::MAX_SPEED,
-            "in [0, 1e5] m/s",
+            "m/s",
         )?;
         check(
             "config.solver.restitution_threshold",
             self.restitution_threshold,
             limits::MAX_SPEED,
-            "in [0, 1e5] m/s",
+            "m/s",
         )?;
         check(
             "config.solver.speculative_margin",
             self.speculative_margin,
             limits::MAX_SIZE,
-            "in [0, 1e6] m",
+            "m",
         )?;
         check(
             "config.solver.rolling_resistance",
             self.rolling_resistance,
             1.0,
-            "in [0, 1]",
+            "",
         )
     }
 }
@@ -192,17 +196,13 @@ impl SleepConfig {
         limits::within(
             "config.sleep.speed_threshold",
             self.speed_threshold,
-            0.0,
-            limits::MAX_SPEED,
-            "in [0, 1e5] m/s",
+            Range::Between(0.0, limits::MAX_SPEED, "m/s"),
         )?;
         validate::finite("config.sleep.time_to_sleep", self.time_to_sleep)?;
         limits::within(
             "config.sleep.time_to_sleep",
             self.time_to_sleep,
-            0.0,
-            limits::MAX_SLEEP_TIME,
-            "in [0, 1e6] s",
+            Range::Between(0.0, limits::MAX_SLEEP_TIME, "s"),
         )?;
         Ok(())
     }
@@ -226,19 +226,18 @@ impl WorldConfig {
     /// advance, the solver's settings. The error names the field.
     pub fn validate(&self) -> Result<(), WorldError> {
         validate::positive("config.dt", self.dt)?;
-        limits::within("config.dt", self.dt, 0.0, limits::MAX_DT, "at most 10 s")?;
+        limits::within("config.dt", self.dt, Range::AtMost(limits::MAX_DT, "s"))?;
         validate::finite_vector3("config.gravity", &self.gravity)?;
         limits::components_within(
             || "config.gravity".to_owned(),
             &self.gravity,
-            limits::MAX_GRAVITY,
-            "at most 1e4 m/s^2",
+            Range::AtMost(limits::MAX_GRAVITY, "m/s^2"),
         )?;
         if self.max_steps_per_advance == 0 {
             return Err(WorldError::OutOfRange {
                 field: "config.max_steps_per_advance".into(),
                 value: 0.0,
-                range: "at least 1",
+                range: "at least 1".into(),
             });
         }
         self.solver.validate()?;

@@ -5,7 +5,7 @@
 
 use crate::body::BodyHandle;
 use crate::error::WorldError;
-use crate::limits;
+use crate::limits::{self, Range};
 use arrayvec::ArrayVec;
 use collide::{Contact, FeatureId};
 use geom::{Real, Vector3, validate};
@@ -101,32 +101,26 @@ impl CachedContact {
             limits::within(
                 &format!("{name}.normal_impulse"),
                 point.normal_impulse,
-                0.0,
-                limits::MAX_IMPULSE,
-                "in [0, 1e20] N s",
+                Range::Between(0.0, limits::MAX_IMPULSE, "N s"),
             )?;
         }
         validate::finite_vector3(&format!("{field}.friction_impulse"), &self.friction_impulse)?;
         limits::components_within(
             || format!("{field}.friction_impulse"),
             &self.friction_impulse,
-            limits::MAX_IMPULSE,
-            "at most 1e20 N s",
+            Range::AtMost(limits::MAX_IMPULSE, "N s"),
         )?;
         validate::finite_vector3(&format!("{field}.tilt_impulse"), &self.tilt_impulse)?;
         limits::components_within(
             || format!("{field}.tilt_impulse"),
             &self.tilt_impulse,
-            limits::MAX_IMPULSE,
-            "at most 1e20 N m s",
+            Range::AtMost(limits::MAX_IMPULSE, "N m s"),
         )?;
         validate::finite(&format!("{field}.twist_impulse"), self.twist_impulse)?;
         limits::within(
             &format!("{field}.twist_impulse"),
             self.twist_impulse,
-            -limits::MAX_IMPULSE,
-            limits::MAX_IMPULSE,
-            "in [-1e20, 1e20] N m s",
+            Range::Between(-limits::MAX_IMPULSE, limits::MAX_IMPULSE, "N m s"),
         )?;
         Ok(())
     }

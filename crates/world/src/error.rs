@@ -16,8 +16,8 @@ pub enum WorldError {
         field: String,
         /// The rejected value.
         value: Real,
-        /// The allowed range.
-        range: &'static str,
+        /// The allowed range, in words (`in [1e-6, 1e6] m`).
+        range: String,
     },
     /// The handle names no body: it was never valid here, or its body was removed.
     #[error("unknown or removed body handle")]

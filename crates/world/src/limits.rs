@@ -29,37 +29,82 @@ pub const MAX_SLEEP_TIME: Real = 1e6;
 /// The largest gravity component, metres per second squared.
 pub const MAX_GRAVITY: Real = 1e4;
 
-/// `value` if it lies in `[min, max]` (NaN does not).
-pub(crate) fn within(
-    field: &str,
-    value: Real,
-    min: Real,
-    max: Real,
-    range: &'static str,
-) -> Result<Real, WorldError> {
-    if value >= min && value <= max {
+/// An allowed range as a check applies it and as its error states it: the text is written from
+/// the same bounds (the constants above), never typed a second time.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Range {
+    /// `in [min, max] unit`.
+    Between(Real, Real, &'static str),
+    /// `at most max unit`: a magnitude, `[-max, max]` (a component of a velocity, or a value
+    /// already known to be positive).
+    AtMost(Real, &'static str),
+    /// `within max unit of place`: `[-max, max]`, a component of a position or an offset.
+    Around(Real, &'static str, &'static str),
+}
+
+impl Range {
+    /// Whether `value` lies in the range (NaN does not).
+    #[inline]
+    fn contains(&self, value: Real) -> bool {
+        let (min, max) = match *self {
+            Self::Between(min, max, _) => (min, max),
+            Self::AtMost(max, _) | Self::Around(max, _, _) => (-max, max),
+        };
+        value >= min && value <= max
+    }
+
+    /// The text an error gives, e.g. `in [1e-9, 1e12] kg`.
+    pub(crate) fn describe(&self) -> String {
+        let unit = |unit: &str| {
+            if unit.is_empty() {
+                String::new()
+            } else {
+                format!(" {unit}")
+            }
+        };
+        match *self {
+            Self::Between(min, max, u) => {
+                format!("in [{}, {}]{}", number(min), number(max), unit(u))
+            }
+            Self::AtMost(max, u) => format!("at most {}{}", number(max), unit(u)),
+            Self::Around(max, u, place) => format!("within {}{} of {place}", number(max), unit(u)),
+        }
+    }
+}
+
+/// A bound as people write it: `0`, `1`, `64`, `1e-6`, `1e18`.
+fn number(x: Real) -> String {
+    if x == x.trunc() && x.abs() < 1000.0 {
+        format!("{x}")
+    } else {
+        format!("{x:e}")
+    }
+}
+
+/// `value` if it lies in `range`; the error names `field`.
+pub(crate) fn within(field: &str, value: Real, range: Range) -> Result<Real, WorldError> {
+    if range.contains(value) {
         Ok(value)
     } else {
         Err(WorldError::OutOfRange {
             field: field.to_owned(),
             value,
-            range,
+            range: range.describe(),
         })
     }
 }
 
-/// Every component of `v` within `[-max, max]`; the error names `field().x`, `.y` or `.z`.
-/// The name is a closure, called only on failure: this runs on every `set_pose`, and callers'
-/// names are formatted (`"{prefix}.visual.vertices[{i}]"`).
+/// Every component of `v` within `range`; the error names `field().x`, `.y` or `.z`. The name
+/// is a closure, called only on failure: this runs on every `set_pose`, and callers' names are
+/// formatted (`"{prefix}.visual.vertices[{i}]"`).
 pub(crate) fn components_within(
     field: impl Fn() -> String,
     v: &Vector3,
-    max: Real,
-    range: &'static str,
+    range: Range,
 ) -> Result<(), WorldError> {
     for (i, axis) in ["x", "y", "z"].iter().enumerate() {
-        if !(v[i] >= -max && v[i] <= max) {
-            within(&format!("{}.{axis}", field()), v[i], -max, max, range)?;
+        if !range.contains(v[i]) {
+            within(&format!("{}.{axis}", field()), v[i], range)?;
         }
     }
     Ok(())
@@ -74,5 +119,44 @@ pub(crate) fn clamp_length(v: Vector3, max: Real) -> Vector3 {
         v * (max * (1.0 - 4.0 * Real::EPSILON) / length_sq.sqrt())
     } else {
         v
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ranges_are_worded_from_their_bounds() {
+        assert_eq!(
+            Range::Between(MIN_MASS, MAX_MASS, "kg").describe(),
+            "in [1e-9, 1e12] kg"
+        );
+        assert_eq!(Range::Between(1.0, 64.0, "").describe(), "in [1, 64]");
+        assert_eq!(
+            Range::AtMost(MAX_SPEED, "m/s").describe(),
+            "at most 1e5 m/s"
+        );
+        assert_eq!(Range::AtMost(MAX_DT, "s").describe(), "at most 10 s");
+        assert_eq!(
+            Range::Around(MAX_COORDINATE, "m", "the origin").describe(),
+            "within 1e18 m of the origin"
+        );
+        assert_eq!(
+            Range::Between(-MAX_IMPULSE, MAX_IMPULSE, "N m s").describe(),
+            "in [-1e20, 1e20] N m s"
+        );
+        let error = within("x", Real::NAN, Range::Between(0.0, 1.0, "")).unwrap_err();
+        assert_eq!(error.to_string(), "x must be in [0, 1], got NaN");
+        assert!(
+            components_within(
+                || "v".into(),
+                &Vector3::new(0.0, 2.0, 0.0),
+                Range::AtMost(1.0, "m")
+            )
+            .unwrap_err()
+            .to_string()
+            .starts_with("v.y must be at most 1 m")
+        );
     }
 }

@@ -367,7 +367,7 @@ impl World {
             return Err(WorldError::OutOfRange {
                 field: "accumulator".into(),
                 value: snapshot.accumulator,
-                range: "finite and non-negative",
+                range: "finite and non-negative".into(),
             }
             .into());
         }
@@ -382,7 +382,7 @@ impl World {
                 return Err(SnapshotError::Invalid(WorldError::OutOfRange {
                     field: format!("touching[{index}]"),
                     value: index as Real,
-                    range: "a sorted pair of live handles",
+                    range: "a sorted pair of live handles".into(),
                 }));
             }
         }
@@ -399,7 +399,7 @@ impl World {
                 return Err(SnapshotError::Invalid(WorldError::OutOfRange {
                     field,
                     value: index as Real,
-                    range: "a sorted pair of live handles",
+                    range: "a sorted pair of live handles".into(),
                 }));
             }
             entry.validate(&field)?;
@@ -408,7 +408,7 @@ impl World {
             return Err(SnapshotError::Invalid(WorldError::OutOfRange {
                 field: "sleep".into(),
                 value: snapshot.sleep.len() as Real,
-                range: "one entry per body",
+                range: "one entry per body".into(),
             }));
         }
         for (index, (state, body)) in snapshot
@@ -421,15 +421,13 @@ impl World {
             limits::within(
                 &field,
                 state.rest_time,
-                0.0,
-                limits::MAX_SLEEP_TIME,
-                "in [0, 1e6] s",
+                limits::Range::Between(0.0, limits::MAX_SLEEP_TIME, "s"),
             )?;
             if state.asleep && (body.kind != BodyKind::Dynamic || !snapshot.config.sleep.enabled) {
                 return Err(SnapshotError::Invalid(WorldError::OutOfRange {
                     field: format!("sleep[{index}].asleep"),
                     value: 1.0,
-                    range: "false unless the body is dynamic and sleeping is enabled",
+                    range: "false unless the body is dynamic and sleeping is enabled".into(),
                 }));
             }
         }

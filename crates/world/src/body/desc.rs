@@ -1,6 +1,9 @@
 //! Body descriptions: everything needed to create a body, filled with builder methods.
 
-use super::validate::{check_body, check_collider};
+use super::validate::{
+    check_angvel, check_collider, check_linvel, check_mass, check_material, check_pose,
+    check_visual,
+};
 use super::{BodyKind, BodyMass, Collider, Material, RigidBody, SleepState, Visual, VisualShape};
 use crate::error::WorldError;
 use geom::validate;
@@ -213,37 +216,39 @@ impl BodyDesc {
         self
     }
 
-    /// Checks every field and builds the body; the error names the first bad field as
-    /// `desc.<field>`.
+    /// Checks every field once and builds the body; the error names the first bad field as
+    /// `desc.<field>`. Rotations are renormalised.
     pub(crate) fn build(&self) -> Result<RigidBody, WorldError> {
-        let pose = validate::isometry("desc.pose", &self.pose)?;
-        let collider = Collider {
-            shape: self.shape,
-            offset: self.collider_offset,
-        };
-        check_collider("desc", &collider)?;
-        let collider = Collider {
-            offset: validate::isometry("desc.collider_offset", &self.collider_offset)?,
-            ..collider
-        };
-        let mass = match self.kind {
-            BodyKind::Dynamic => match self.mass {
-                Some(mass) => validate::positive("desc.mass", mass)?,
-                None => {
-                    let density = validate::positive("desc.density", self.density)?;
-                    let mass = density * self.shape.volume();
-                    if !(mass.is_finite() && mass > 0.0) {
-                        return Err(WorldError::OutOfRange {
-                            field: "desc.density".into(),
-                            value: density,
-                            range: "a value whose mass (density times volume) is finite and positive",
-                        });
-                    }
-                    mass
-                }
+        let pose = check_pose("desc.pose", &self.pose)?;
+        check_linvel("desc.linvel", &self.linvel)?;
+        check_angvel("desc.angvel", &self.angvel)?;
+        // The shape first: the mass may be computed from its volume.
+        let collider = check_collider(
+            "desc",
+            &Collider {
+                shape: self.shape,
+                offset: self.collider_offset,
             },
-            BodyKind::Static | BodyKind::Kinematic => 0.0,
+        )?;
+        let mass = match (self.kind, self.mass) {
+            (BodyKind::Dynamic, Some(mass)) => mass,
+            (BodyKind::Dynamic, None) => {
+                let density = validate::positive("desc.density", self.density)?;
+                let mass = density * self.shape.volume();
+                if !(mass.is_finite() && mass > 0.0) {
+                    return Err(WorldError::OutOfRange {
+                        field: "desc.density".into(),
+                        value: density,
+                        range: "a value whose mass (density times volume) is finite and positive"
+                            .into(),
+                    });
+                }
+                mass
+            }
+            (BodyKind::Static | BodyKind::Kinematic, _) => 0.0,
         };
+        check_mass("desc", self.kind, mass)?;
+        check_material("desc", &self.material)?;
         let visual = match &self.visual {
             Some(visual) => visual.clone(),
             None => Visual {
@@ -251,20 +256,19 @@ impl BodyDesc {
                 ..Visual::of_shape(&self.shape)
             },
         };
-        let body = RigidBody {
+        check_visual("desc", &visual)?;
+        Ok(RigidBody {
             kind: self.kind,
             pose,
-            linvel: validate::finite_vector3("desc.linvel", &self.linvel)?,
-            angvel: validate::finite_vector3("desc.angvel", &self.angvel)?,
+            linvel: self.linvel,
+            angvel: self.angvel,
             mass,
             material: self.material,
             collider,
             visual,
             mass_properties: BodyMass::derive(self.kind, mass, &collider),
             sleep: SleepState::new_body(),
-        };
-        check_body("desc", &body)?;
-        Ok(body)
+        })
     }
 }
 

@@ -1,9 +1,10 @@
 //! The one validator of bodies and their parts: `World::insert`, the setters and snapshot
-//! restore all call it, so that a world never holds a value one of them would refuse.
+//! restore all call it, so that a world never holds a value one of them would refuse. Each
+//! field has one check; the ranges and their wording come from [`crate::limits`].
 
 use super::{BodyKind, Collider, Material, RigidBody, Visual, VisualShape};
 use crate::error::WorldError;
-use crate::limits::{self, components_within, within};
+use crate::limits::{self, Range, components_within, within};
 use geom::validate;
 use geom::{Isometry3, Real, Shape, Vector3};
 
@@ -12,31 +13,10 @@ pub(crate) fn check_body(prefix: &str, body: &RigidBody) -> Result<(), WorldErro
     check_pose(&format!("{prefix}.pose"), &body.pose)?;
     check_linvel(&format!("{prefix}.linvel"), &body.linvel)?;
     check_angvel(&format!("{prefix}.angvel"), &body.angvel)?;
-    match body.kind {
-        BodyKind::Dynamic => {
-            validate::positive(&format!("{prefix}.mass"), body.mass)?;
-            within(
-                &format!("{prefix}.mass"),
-                body.mass,
-                limits::MIN_MASS,
-                limits::MAX_MASS,
-                "in [1e-9, 1e12] kg",
-            )?;
-        }
-        BodyKind::Static | BodyKind::Kinematic => {
-            if body.mass != 0.0 {
-                return Err(WorldError::OutOfRange {
-                    field: format!("{prefix}.mass"),
-                    value: body.mass,
-                    range: "0 (standing for infinite) for static and kinematic bodies",
-                });
-            }
-        }
-    }
-    check_material(prefix, &body.material)?;
     check_collider(prefix, &body.collider)?;
-    check_visual(prefix, &body.visual)?;
-    Ok(())
+    check_mass(prefix, body.kind, body.mass)?;
+    check_material(prefix, &body.material)?;
+    check_visual(prefix, &body.visual)
 }
 
 /// A pose: finite, a unit rotation, within [`limits::MAX_COORDINATE`] of the origin. Returns
@@ -46,8 +26,7 @@ pub(crate) fn check_pose(field: &str, pose: &Isometry3) -> Result<Isometry3, Wor
     components_within(
         || format!("{field}.translation"),
         &pose.translation.vector,
-        limits::MAX_COORDINATE,
-        "within 1e18 m of the origin",
+        Range::Around(limits::MAX_COORDINATE, "m", "the origin"),
     )?;
     Ok(pose)
 }
@@ -58,8 +37,7 @@ pub(crate) fn check_linvel(field: &str, linvel: &Vector3) -> Result<(), WorldErr
     components_within(
         || field.to_owned(),
         linvel,
-        limits::MAX_SPEED,
-        "at most 1e5 m/s",
+        Range::AtMost(limits::MAX_SPEED, "m/s"),
     )
 }
 
@@ -69,55 +47,73 @@ pub(crate) fn check_angvel(field: &str, angvel: &Vector3) -> Result<(), WorldErr
     components_within(
         || field.to_owned(),
         angvel,
-        limits::MAX_ANGULAR_SPEED,
-        "at most 1e5 rad/s",
+        Range::AtMost(limits::MAX_ANGULAR_SPEED, "rad/s"),
     )
 }
 
-pub(crate) fn check_color(field: &str, color: &[Real; 3]) -> Result<(), WorldError> {
-    for (i, c) in color.iter().enumerate() {
-        if !(0.0..=1.0).contains(c) {
-            return Err(WorldError::OutOfRange {
-                field: format!("{field}[{i}]"),
-                value: *c,
-                range: "[0, 1]",
-            });
+/// A dynamic body's mass is positive and within the limits; a static or kinematic body's is 0.
+pub(crate) fn check_mass(prefix: &str, kind: BodyKind, mass: Real) -> Result<(), WorldError> {
+    let field = format!("{prefix}.mass");
+    match kind {
+        BodyKind::Dynamic => {
+            validate::positive(&field, mass)?;
+            within(
+                &field,
+                mass,
+                Range::Between(limits::MIN_MASS, limits::MAX_MASS, "kg"),
+            )?;
+        }
+        BodyKind::Static | BodyKind::Kinematic => {
+            if mass != 0.0 {
+                return Err(WorldError::OutOfRange {
+                    field,
+                    value: mass,
+                    range: "0 (standing for infinite) for static and kinematic bodies".into(),
+                });
+            }
         }
     }
     Ok(())
 }
 
-pub(crate) fn check_material(prefix: &str, material: &Material) -> Result<(), WorldError> {
-    if !(0.0..=1.0).contains(&material.restitution) {
-        return Err(WorldError::OutOfRange {
-            field: format!("{prefix}.restitution"),
-            value: material.restitution,
-            range: "[0, 1]",
-        });
+/// Each channel in [0, 1].
+pub(crate) fn check_color(field: &str, color: &[Real; 3]) -> Result<(), WorldError> {
+    for (i, c) in color.iter().enumerate() {
+        within(&format!("{field}[{i}]"), *c, Range::Between(0.0, 1.0, ""))?;
     }
+    Ok(())
+}
+
+/// Restitution in [0, 1], friction finite and non-negative.
+pub(crate) fn check_material(prefix: &str, material: &Material) -> Result<(), WorldError> {
+    within(
+        &format!("{prefix}.restitution"),
+        material.restitution,
+        Range::Between(0.0, 1.0, ""),
+    )?;
     if !(material.friction >= 0.0 && material.friction.is_finite()) {
         return Err(WorldError::OutOfRange {
             field: format!("{prefix}.friction"),
             value: material.friction,
-            range: "[0, infinity)",
+            range: "finite and at least 0".into(),
         });
     }
     Ok(())
 }
 
-pub(crate) fn check_size(field: &str, size: Real) -> Result<(), WorldError> {
+/// A half extent or radius: positive, within the limits.
+fn check_size(field: &str, size: Real) -> Result<(), WorldError> {
     validate::positive(field, size)?;
     within(
         field,
         size,
-        limits::MIN_SIZE,
-        limits::MAX_SIZE,
-        "in [1e-6, 1e6] m",
+        Range::Between(limits::MIN_SIZE, limits::MAX_SIZE, "m"),
     )?;
     Ok(())
 }
 
-pub(crate) fn check_collider(prefix: &str, collider: &Collider) -> Result<(), WorldError> {
+/// The collider's shape and offset. Returns it with the offset's rotation renormalised.
+pub(crate) fn check_collider(prefix: &str, collider: &Collider) -> Result<Collider, WorldError> {
     match collider.shape {
         Shape::Cuboid { half_extents } => {
             for (i, axis) in ["x", "y", "z"].iter().enumerate() {
@@ -129,16 +125,19 @@ pub(crate) fn check_collider(prefix: &str, collider: &Collider) -> Result<(), Wo
         }
         Shape::Ball { radius } => check_size(&format!("{prefix}.shape.radius"), radius)?,
     }
-    validate::isometry(&format!("{prefix}.collider_offset"), &collider.offset)?;
+    let offset = validate::isometry(&format!("{prefix}.collider_offset"), &collider.offset)?;
     components_within(
         || format!("{prefix}.collider_offset.translation"),
-        &collider.offset.translation.vector,
-        limits::MAX_SIZE,
-        "within 1e6 m of the body",
+        &offset.translation.vector,
+        Range::Around(limits::MAX_SIZE, "m", "the body"),
     )?;
-    Ok(())
+    Ok(Collider {
+        shape: collider.shape,
+        offset,
+    })
 }
 
+/// The visual's shape (positive sizes; mesh vertices finite and near the body) and colour.
 pub(crate) fn check_visual(prefix: &str, visual: &Visual) -> Result<(), WorldError> {
     match &visual.shape {
         VisualShape::Cuboid { half_extents } => {
@@ -153,8 +152,7 @@ pub(crate) fn check_visual(prefix: &str, visual: &Visual) -> Result<(), WorldErr
                 components_within(
                     || format!("{prefix}.visual.vertices[{i}]"),
                     &v.coords,
-                    limits::MAX_SIZE,
-                    "within 1e6 m of the body",
+                    Range::Around(limits::MAX_SIZE, "m", "the body"),
                 )?;
             }
         }
