@@ -156,25 +156,21 @@ pub fn rotation_from_axis_angle(axis: &Vector3, angle: Real) -> Result<UnitQuate
     ))
 }
 
-/// Every point finite, and at least `needed` of them; errors name `field[i]`.
+/// Every point finite, and at least `needed` of them; errors name `field[i].x` and so on.
 pub fn points3(field: &str, points: &[Point3], needed: usize) -> Result<(), GeomError> {
-    if points.len() < needed {
-        return Err(GeomError::TooFew {
-            field: field.to_owned(),
-            needed,
-            got: points.len(),
-        });
-    }
-    for (i, p) in points.iter().enumerate() {
-        for (k, name) in AXES.iter().enumerate() {
-            check_finite(p[k], || format!("{field}[{i}].{name}"))?;
-        }
-    }
-    Ok(())
+    finite_points(field, points, needed)
 }
 
-/// Every point finite, and at least `needed` of them; errors name `field[i]`.
+/// [`points3`] in 2D.
 pub fn points2(field: &str, points: &[Point2], needed: usize) -> Result<(), GeomError> {
+    finite_points(field, points, needed)
+}
+
+fn finite_points<const D: usize>(
+    field: &str,
+    points: &[nalgebra::Point<Real, D>],
+    needed: usize,
+) -> Result<(), GeomError> {
     if points.len() < needed {
         return Err(GeomError::TooFew {
             field: field.to_owned(),
@@ -183,7 +179,7 @@ pub fn points2(field: &str, points: &[Point2], needed: usize) -> Result<(), Geom
         });
     }
     for (i, p) in points.iter().enumerate() {
-        for (k, name) in AXES.iter().take(2).enumerate() {
+        for (k, name) in AXES.iter().take(D).enumerate() {
             check_finite(p[k], || format!("{field}[{i}].{name}"))?;
         }
     }

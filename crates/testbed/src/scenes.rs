@@ -6,17 +6,21 @@ use geom::{Real, Vector3};
 
 use world::{BodyDesc, BodyHandle, Response, World, WorldConfig};
 
-/// Seed 003's demo: cubes of side 2, static at x = -13 and x = 13, and a dynamic cube at the
-/// origin moving 0.1 per 20 ms step (5 m/s) along x, no gravity, `Response::Reflect`. Returns the
-/// world and the moving cube's handle.
-pub fn seed_003_bouncing() -> (World, BodyHandle) {
-    let config = WorldConfig {
+/// Seed 003's settings, which the room shares: 20 ms steps, no gravity, `Response::Reflect`.
+fn seed_003_config() -> WorldConfig {
+    WorldConfig {
         dt: 0.02,
         gravity: Vector3::zeros(),
         response: Response::Reflect,
         ..WorldConfig::default()
-    };
-    let mut world = World::new(config);
+    }
+}
+
+/// Seed 003's demo: cubes of side 2, static at x = -13 and x = 13, and a dynamic cube at the
+/// origin moving 0.1 per 20 ms step (5 m/s) along x, no gravity, `Response::Reflect`. Returns the
+/// world and the moving cube's handle.
+pub fn seed_003_bouncing() -> (World, BodyHandle) {
+    let mut world = World::new(seed_003_config());
     let half = Vector3::repeat(1.0);
     for x in [-13.0, 13.0] {
         world
@@ -46,13 +50,7 @@ pub fn seed_003_bouncing() -> (World, BodyHandle) {
 /// Keep `max_speed * dt` under 0.4 m (the smallest sum of two bodies' half sizes) so that no body
 /// outruns another in one step (the speed limit documented on [`World`]).
 pub fn room(count: usize, seed: u64, max_speed: Real) -> World {
-    let config = WorldConfig {
-        dt: 0.02,
-        gravity: Vector3::zeros(),
-        response: Response::Reflect,
-        ..WorldConfig::default()
-    };
-    let mut world = World::new(config);
+    let mut world = World::new(seed_003_config());
     let per_side = room_per_side(count);
     let half_side = room_half_side(count);
     let thickness = 1.0;

@@ -1,0 +1,141 @@
+//! The older snapshot formats, as they were written, each with its upgrade to the current one.
+//! Each format is a frozen copy of its structs (not shared with the current ones, which keep
+//! changing), so the same fields appear once per version on purpose.
+
+/// Format version 1, as it was written: no solver settings, no contact set.
+pub(super) mod v1 {
+    use crate::body::{BodyHandle, RigidBody, SleepState};
+    use crate::config::{Response, SleepConfig, SolverConfig, WorldConfig};
+    use geom::{Real, Vector3};
+    use serde::Deserialize;
+    use slotmap::SlotMap;
+
+    #[derive(Deserialize)]
+    pub(super) struct Config {
+        dt: Real,
+        gravity: Vector3,
+        response: Response,
+        max_steps_per_advance: u32,
+    }
+
+    #[derive(Deserialize)]
+    pub(in crate::snapshot) struct Snapshot {
+        version: u32,
+        config: Config,
+        step: u64,
+        accumulator: Real,
+        bodies: SlotMap<BodyHandle, RigidBody>,
+        touching: Vec<(BodyHandle, BodyHandle)>,
+    }
+
+    impl Snapshot {
+        /// The same state in the current format: default solver settings, no impulses,
+        /// sleeping off.
+        pub(in crate::snapshot) fn upgraded(
+            self,
+        ) -> Result<super::super::Snapshot, super::super::super::SnapshotError> {
+            if self.version != 1 {
+                return Err(super::super::super::SnapshotError::Binary(
+                    "header and body versions differ".into(),
+                ));
+            }
+            Ok(super::super::Snapshot {
+                version: super::super::SNAPSHOT_VERSION,
+                config: WorldConfig {
+                    dt: self.config.dt,
+                    gravity: self.config.gravity,
+                    response: self.config.response,
+                    max_steps_per_advance: self.config.max_steps_per_advance,
+                    solver: SolverConfig::default(),
+                    sleep: SleepConfig::disabled(),
+                },
+                step: self.step,
+                accumulator: self.accumulator,
+                sleep: vec![SleepState::default(); self.bodies.len()],
+                bodies: self.bodies,
+                touching: self.touching,
+                contacts: Vec::new(),
+            })
+        }
+    }
+}
+
+/// Format version 2, as it was written: no sleeping.
+pub(super) mod v2 {
+    use crate::body::{BodyHandle, RigidBody, SleepState};
+    use crate::config::{Response, SleepConfig, SolverConfig, WorldConfig};
+    use crate::contact::CachedContact;
+    use geom::{Real, Vector3};
+    use serde::Deserialize;
+    use slotmap::SlotMap;
+
+    /// The solver settings of format 2: no rolling resistance.
+    #[derive(Deserialize)]
+    struct Solver {
+        substeps: u32,
+        contact_hertz: Real,
+        contact_damping_ratio: Real,
+        max_push_out_speed: Real,
+        restitution_threshold: Real,
+        speculative_margin: Real,
+    }
+
+    #[derive(Deserialize)]
+    pub(super) struct Config {
+        dt: Real,
+        gravity: Vector3,
+        response: Response,
+        max_steps_per_advance: u32,
+        solver: Solver,
+    }
+
+    #[derive(Deserialize)]
+    pub(in crate::snapshot) struct Snapshot {
+        version: u32,
+        config: Config,
+        step: u64,
+        accumulator: Real,
+        bodies: SlotMap<BodyHandle, RigidBody>,
+        touching: Vec<(BodyHandle, BodyHandle)>,
+        contacts: Vec<CachedContact>,
+    }
+
+    impl Snapshot {
+        /// The same state in the current format: sleeping and rolling resistance off, the
+        /// features the build that wrote it did not have.
+        pub(in crate::snapshot) fn upgraded(
+            self,
+        ) -> Result<super::super::Snapshot, super::super::super::SnapshotError> {
+            if self.version != 2 {
+                return Err(super::super::super::SnapshotError::Binary(
+                    "header and body versions differ".into(),
+                ));
+            }
+            Ok(super::super::Snapshot {
+                version: super::super::SNAPSHOT_VERSION,
+                config: WorldConfig {
+                    dt: self.config.dt,
+                    gravity: self.config.gravity,
+                    response: self.config.response,
+                    max_steps_per_advance: self.config.max_steps_per_advance,
+                    solver: SolverConfig {
+                        substeps: self.config.solver.substeps,
+                        contact_hertz: self.config.solver.contact_hertz,
+                        contact_damping_ratio: self.config.solver.contact_damping_ratio,
+                        max_push_out_speed: self.config.solver.max_push_out_speed,
+                        restitution_threshold: self.config.solver.restitution_threshold,
+                        speculative_margin: self.config.solver.speculative_margin,
+                        rolling_resistance: 0.0,
+                    },
+                    sleep: SleepConfig::disabled(),
+                },
+                step: self.step,
+                accumulator: self.accumulator,
+                sleep: vec![SleepState::default(); self.bodies.len()],
+                bodies: self.bodies,
+                touching: self.touching,
+                contacts: self.contacts,
+            })
+        }
+    }
+}
