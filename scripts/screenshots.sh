@@ -10,4 +10,6 @@ run bouncing_box --frames 60 --screenshot docs/bouncing_box.png
 run obb2d_spin --frames 20 --screenshot docs/obb2d_spin.png
 run box_box --offset 1.6,0.5,0.2 --angles 0.3,0.5,0.1 --screenshot docs/box_box.png
 # The viewer draws the bodies instanced: under 1 GB at 1,000 bodies with either software renderer.
-run many_bodies --frames 120 --bodies 1000 --screenshot docs/many_bodies.png
+run many_bodies --frames 61 --steps-per-frame 10 --screenshot docs/many_bodies.png
+run many_bodies --scene room --frames 120 --screenshot docs/many_bodies_room.png
+run pyramid --frames 100 --fire-frame 20 --screenshot docs/pyramid.png

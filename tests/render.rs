@@ -5,6 +5,7 @@ use image::RgbImage;
 use minirigid::collide::d2::obb2_sat;
 use minirigid::collide::obb_obb_intersects;
 use minirigid::prelude::*;
+use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::process::{Command, Output};
 use std::sync::Mutex;
@@ -39,6 +40,15 @@ fn run(name: &str, args: &[&str]) -> Output {
 
 /// Runs `name` headless for `frames` frames and returns its screenshot.
 fn render(name: &str, frames: u64, extra: &[&str]) -> RgbImage {
+    render_with_report(name, frames, extra).0
+}
+
+/// [`render`], and the `key=value` lines the example printed about its simulation.
+fn render_with_report(
+    name: &str,
+    frames: u64,
+    extra: &[&str],
+) -> (RgbImage, BTreeMap<String, String>) {
     let path = std::env::temp_dir().join(format!(
         "minirigid-{name}-{frames}-{}-{}.png",
         extra.join("_").replace(['/', ','], "_"),
@@ -63,7 +73,21 @@ fn render(name: &str, frames: u64, extra: &[&str]) -> RgbImage {
     let image = image::open(&path).expect("a PNG screenshot").to_rgb8();
     std::fs::remove_file(&path).ok();
     assert_not_blank(&image, name);
-    image
+    let report = String::from_utf8_lossy(&output.stdout)
+        .lines()
+        .filter_map(|l| l.split_once('='))
+        .map(|(k, v)| (k.to_owned(), v.to_owned()))
+        .collect();
+    (image, report)
+}
+
+/// A number from an example's report.
+fn number(report: &BTreeMap<String, String>, key: &str) -> f64 {
+    report
+        .get(key)
+        .unwrap_or_else(|| panic!("no {key} in {report:?}"))
+        .parse()
+        .unwrap_or_else(|_| panic!("{key} is not a number in {report:?}"))
 }
 
 fn assert_not_blank(image: &RgbImage, name: &str) {
@@ -197,26 +221,145 @@ fn box_box_colour_follows_obb_obb_intersects() {
 }
 
 #[test]
-fn many_bodies_renders_a_thousand_bodies() {
+fn many_bodies_renders_a_thousand_bodies_in_the_room() {
     // The default 1,000 bodies: the viewer draws them instanced (one cube and one sphere mesh
     // for all), which keeps memory flat per body under the software renderers.
-    let image = render("many_bodies", 3, &["--bodies", "1000"]);
+    let image = render("many_bodies", 3, &["--scene", "room", "--bodies", "1000"]);
     // The boxes (orange-brown) and the balls (green) both show.
-    let brown = count(&image, |p| {
-        let [r, g, b] = p.0.map(f32::from);
-        r > 120.0 && r > g + 25.0 && g > b + 15.0
-    });
-    let green = count(&image, |p| {
-        let [r, g, b] = p.0.map(f32::from);
-        g > 100.0 && g > r + 30.0 && g > b + 10.0
-    });
+    let brown = count(&image, is_box_orange);
+    let green = count(&image, is_ball_green);
     assert!(brown > 50_000, "{brown} box pixels");
     assert!(green > 10_000, "{green} ball pixels");
 }
 
+/// The boxes of the room and the pile (0.8, 0.4, 0.2 once lit), awake.
+fn is_box_orange(p: &image::Rgb<u8>) -> bool {
+    let [r, g, b] = p.0.map(f32::from);
+    r > 120.0 && r > g + 25.0 && g > b + 15.0
+}
+
+/// The balls of the room and the pile.
+fn is_ball_green(p: &image::Rgb<u8>) -> bool {
+    let [r, g, b] = p.0.map(f32::from);
+    g > 100.0 && g > r + 30.0 && g > b + 10.0
+}
+
+#[test]
+fn the_pile_comes_to_rest_inside_the_bin() {
+    // 300 bodies dropped into the bin, 600 steps (10 s): all inside, all at rest, and asleep
+    // (drawn dimmer: the awake colours are gone from the picture).
+    let (image, report) = render_with_report(
+        "many_bodies",
+        12,
+        &["--bodies", "300", "--steps-per-frame", "50"],
+    );
+    let bodies = number(&report, "bodies");
+    assert_eq!(bodies, 300.0, "{report:?}");
+    assert_eq!(number(&report, "inside"), bodies, "{report:?}");
+    assert!(number(&report, "fastest") < 0.05, "{report:?}");
+    assert_eq!(number(&report, "asleep"), bodies, "{report:?}");
+    // Drawn dimmer than while they fall: the boxes' mean red channel drops by over a quarter.
+    let (falling, _) = render_with_report(
+        "many_bodies",
+        2,
+        &["--bodies", "300", "--steps-per-frame", "5"],
+    );
+    let (asleep, awake) = (box_red(&image), box_red(&falling));
+    assert!(
+        asleep < 0.75 * awake,
+        "boxes asleep {asleep:.0}, falling {awake:.0}"
+    );
+}
+
+/// The mean red channel of the pixels in a box's hue (red above green above blue, well
+/// saturated), awake or asleep.
+fn box_red(image: &RgbImage) -> f64 {
+    let reds: Vec<f64> = image
+        .pixels()
+        .filter(|p| {
+            let [r, g, b] = p.0.map(f64::from);
+            r > g + 15.0 && g > b + 10.0 && r > 1.6 * b
+        })
+        .map(|p| f64::from(p.0[0]))
+        .collect();
+    assert!(reds.len() > 5_000, "{} box pixels", reds.len());
+    reds.iter().sum::<f64>() / reds.len() as f64
+}
+
+/// The pyramid example's camera (base 20) and where it draws a world point, as
+/// `OrbitCamera3d::new` sets it up: 45 degrees of vertical field of view, 1024 x 576.
+fn pyramid_pixel(point: Point3) -> (f32, f32) {
+    let size = 20.0;
+    let eye = Point3::new(0.3 * size, 0.6 * size + 2.0, 1.9 * size + 8.0);
+    let at = Point3::new(0.0, 0.4 * size, 0.0);
+    let view = Isometry3::look_at_rh(&eye, &at, &Vector3::y());
+    let projection =
+        nalgebra::Perspective3::new(1024.0 / 576.0, std::f32::consts::FRAC_PI_4, 0.1, 1000.0);
+    let ndc = projection.project_point(&view.transform_point(&point));
+    ((ndc.x + 1.0) * 0.5 * 1024.0, (1.0 - ndc.y) * 0.5 * 576.0)
+}
+
+#[test]
+fn the_pyramid_stands() {
+    // 150 steps: the top cube's centre stays within 5 cm of where it started.
+    let (image, report) = render_with_report("pyramid", 150, &[]);
+    assert_eq!(number(&report, "cubes"), 210.0);
+    assert!(number(&report, "top_moved") < 0.05, "{report:?}");
+    assert_eq!(number(&report, "cubes_moved_over_10cm"), 0.0, "{report:?}");
+    // The top cube is drawn where the camera puts it: orange-yellow under its centre.
+    let (x, y) = pyramid_pixel(Point3::new(0.0, 19.5, 0.0));
+    let p = image.get_pixel(x as u32, y as u32);
+    let [r, g, b] = p.0.map(f32::from);
+    assert!(r > 150.0 && g > 100.0 && b < 100.0, "top cube pixel {p:?}");
+}
+
+#[test]
+fn a_fired_ball_knocks_cubes_out() {
+    let (_, report) = render_with_report("pyramid", 120, &["--fire-frame", "5"]);
+    assert_eq!(number(&report, "balls"), 1.0);
+    assert_eq!(
+        report.get("ball_touched_cube").map(String::as_str),
+        Some("true")
+    );
+    assert!(
+        number(&report, "cubes_moved_over_10cm") >= 3.0,
+        "{report:?}"
+    );
+}
+
+#[test]
+fn a_grabbed_cube_follows_the_cursor_and_the_others_stay() {
+    // Press on the top cube, drag up and to the right, hold for 90 steps.
+    let (x, y) = pyramid_pixel(Point3::new(0.0, 19.5, 0.0));
+    let grab = format!("{x},{y}");
+    let drag = format!("{},{}", x + 150.0, y - 60.0);
+    let (_, report) = render_with_report("pyramid", 90, &["--grab", &grab, "--drag", &drag]);
+    assert_ne!(
+        report.get("grabbed").map(String::as_str),
+        Some("none"),
+        "{report:?}"
+    );
+    let (start, end) = (
+        number(&report, "grab_start_gap"),
+        number(&report, "grab_end_gap"),
+    );
+    assert!(start > 3.0, "the target is metres away: {report:?}");
+    assert!(
+        end < 0.2 * start,
+        "the cube closed on its target: {report:?}"
+    );
+    assert!(number(&report, "others_moved_max") < 0.05, "{report:?}");
+}
+
 #[test]
 fn without_a_display_the_examples_say_how_to_run_headless() {
-    for name in ["bouncing_box", "obb2d_spin", "box_box", "many_bodies"] {
+    for name in [
+        "bouncing_box",
+        "obb2d_spin",
+        "box_box",
+        "many_bodies",
+        "pyramid",
+    ] {
         let _guard = RENDER.lock().unwrap_or_else(|e| e.into_inner());
         let output = Command::new(example_binary(name))
             .env_remove("DISPLAY")

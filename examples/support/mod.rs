@@ -85,6 +85,15 @@ impl Options {
         Ok(options)
     }
 
+    /// The value of the example's own option `name`, as given.
+    pub fn text(&self, name: &str) -> Option<&str> {
+        self.extra
+            .iter()
+            .rev()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.as_str())
+    }
+
     /// The value of the example's own option `name`, parsed as numbers separated by commas.
     pub fn numbers(&self, name: &str, count: usize) -> Option<Vec<Real>> {
         let (_, text) = self.extra.iter().rev().find(|(n, _)| n == name)?;
@@ -155,6 +164,15 @@ impl Display {
             Self::Window(window) => window,
             Self::Offscreen(surface) => surface.window_mut(),
         }
+    }
+
+    /// The size of the frame, pixels.
+    pub fn size(&self) -> Vec2 {
+        let size = match self {
+            Self::Window(window) => window.size(),
+            Self::Offscreen(surface) => surface.size(),
+        };
+        Vec2::new(size.x as f32, size.y as f32)
     }
 
     /// Whether this is the off-screen surface.

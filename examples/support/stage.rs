@@ -40,6 +40,11 @@ impl Stage {
         self.display.window()
     }
 
+    /// The frame's size, pixels.
+    pub fn window_size(&self) -> Vec2 {
+        self.display.size()
+    }
+
     /// Whether frames go off-screen (`--headless`).
     pub fn is_headless(&self) -> bool {
         self.display.is_headless()

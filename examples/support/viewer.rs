@@ -6,8 +6,13 @@
 use super::stage::{Advance, Pacing, Stage};
 use super::{Options, color, vec3};
 use kiss3d::prelude::*;
-use minirigid::prelude::{BodyKind, Point3, RigidBody, VisualShape, World};
+use minirigid::prelude::{
+    BodyHandle, BodyKind, Point3, Ray, Real, RigidBody, Vector3, VisualShape, World,
+};
 use std::path::Path;
+
+/// Sleeping bodies are drawn at this fraction of their colour.
+const SLEEPING_SHADE: Real = 0.35;
 
 /// One shared mesh drawn once per body that uses it.
 struct Instanced {
@@ -89,9 +94,13 @@ impl Bodies {
                     (&mut self.meshes[at].1, Vec3::ONE)
                 }
             };
-            target
-                .instances
-                .push(instance(body, scale, color(visual.color)));
+            let shade = if body.is_sleeping() {
+                SLEEPING_SHADE
+            } else {
+                1.0
+            };
+            let rgb = visual.color.map(|c| c * shade);
+            target.instances.push(instance(body, scale, color(rgb)));
         }
         self.cubes.flush(eye);
         self.balls.flush(eye);
@@ -143,8 +152,31 @@ fn hull_node(scene: &mut SceneNode3d, vertices: &[Point3]) -> SceneNode3d {
     }
 }
 
-/// A world example's frame: the stage, a lit scene with an orbit camera, the bodies, and the
-/// pacing (Space, S), with the step time measured.
+/// A body held by the mouse: it follows the cursor on the plane through the grabbed point
+/// that faces the camera, through a velocity target, so that it still collides.
+#[derive(Debug, Clone, Copy)]
+pub struct Grab {
+    /// The body held.
+    pub handle: BodyHandle,
+    /// The grabbed point, body frame.
+    anchor: Point3,
+    /// Where the grabbed point was when it was picked (world).
+    pub start: Point3,
+    /// The distance from the camera to the grabbed point along the view direction.
+    depth: f32,
+    /// Where the grabbed point is pulled to (world).
+    pub target: Point3,
+}
+
+/// How fast a grabbed point closes on its target: the gap is closed at this rate (1/s), at
+/// most [`GRAB_MAX_SPEED`].
+const GRAB_RATE: Real = 10.0;
+/// The fastest a grabbed body is pulled, m/s.
+const GRAB_MAX_SPEED: Real = 20.0;
+
+/// A world example's frame: the stage, a lit scene with an orbit camera, the bodies, the
+/// pacing (Space, S), the mouse grab (left button; the right button orbits, the middle one
+/// pans), contact drawing (C), with the step time measured.
 pub struct Viewer {
     /// Display, text and frame count.
     pub stage: Stage,
@@ -159,48 +191,201 @@ pub struct Viewer {
     /// In a window, `true` runs the world in real time (`World::advance`), `false` one step
     /// per frame (for scenes whose step is slower than a frame).
     pub real_time: bool,
+    /// Off-screen, how many steps each frame runs (`--steps-per-frame`, default 1).
+    steps_per_frame: usize,
     step_ms: f64,
+    /// Whether contact points and normals are drawn (C).
+    pub draw_contacts: bool,
+    /// The body the mouse holds, if any.
+    pub grab: Option<Grab>,
+    cursor: Vec2,
+    /// A left-button press not handled yet (picking needs the world).
+    press: bool,
+    /// `--grab X,Y --drag X,Y`: a scripted grab for off-screen runs (pixels).
+    script: Option<(Vec2, Vec2)>,
 }
 
 impl Viewer {
+    /// The options a viewer reads, for [`Options::parse`].
+    pub const OPTIONS: [&str; 3] = ["steps-per-frame", "grab", "drag"];
+
     /// Opens the display with the camera at `eye` looking at `at`, lit from above the eye.
     pub async fn open(title: &str, options: Options, eye: Vec3, at: Vec3) -> Self {
+        let steps_per_frame = options
+            .numbers("steps-per-frame", 1)
+            .map_or(1, |v| v[0].clamp(1.0, 1000.0) as usize);
+        let script = match (options.numbers("grab", 2), options.numbers("drag", 2)) {
+            (Some(g), Some(d)) => Some((Vec2::new(g[0], g[1]), Vec2::new(d[0], d[1]))),
+            (Some(g), None) => Some((Vec2::new(g[0], g[1]), Vec2::new(g[0], g[1]))),
+            _ => None,
+        };
         let stage = Stage::open(title, options, 1024, 576).await;
         let mut scene = SceneNode3d::empty();
         let distance = (eye - at).length();
         scene
-            .add_light(Light::point(8.0 * distance * distance))
+            .add_light(Light::point(5.0 * distance * distance))
             .set_position(eye + Vec3::new(0.0, 0.8 * distance, 0.0));
         let bodies = Bodies::new(&mut scene);
+        let mut camera = OrbitCamera3d::new(eye, at);
+        // The left button grabs bodies.
+        camera.rebind_rotate_button(Some(MouseButton::Button2));
+        camera.rebind_drag_button(Some(MouseButton::Button3));
         Self {
             stage,
             scene,
-            camera: OrbitCamera3d::new(eye, at),
+            camera,
             bodies,
             pacing: Pacing::default(),
             real_time: true,
+            steps_per_frame,
             step_ms: 0.0,
+            draw_contacts: false,
+            grab: None,
+            cursor: Vec2::ZERO,
+            press: false,
+            script,
         }
     }
 
-    /// This frame's keys that the viewer did not take (it takes Space and S).
+    /// This frame's keys that the viewer did not take (it takes Space, S and C), after
+    /// reading the mouse.
     pub fn keys(&mut self) -> Vec<Key> {
-        let (keys, _) = self.stage.input();
-        keys.into_iter()
-            .filter(|&(key, action, _)| !self.pacing.key(key, action))
-            .filter(|&(_, action, _)| action == Action::Press)
-            .map(|(key, _, _)| key)
-            .collect()
+        let (keys, mouse) = self.stage.input();
+        for event in mouse {
+            match event {
+                WindowEvent::CursorPos(x, y, _) => self.cursor = Vec2::new(x as f32, y as f32),
+                WindowEvent::MouseButton(MouseButton::Button1, Action::Press, _) => {
+                    self.press = true;
+                }
+                WindowEvent::MouseButton(MouseButton::Button1, Action::Release, _) => {
+                    self.press = false;
+                    self.grab = None;
+                }
+                _ => {}
+            }
+        }
+        let mut rest = Vec::new();
+        for (key, action, _) in keys {
+            if self.pacing.key(key, action) || action != Action::Press {
+                continue;
+            }
+            match key {
+                Key::C => self.draw_contacts = !self.draw_contacts,
+                _ => rest.push(key),
+            }
+        }
+        rest
     }
 
-    /// Steps `world` as the pacing says, timing the steps.
+    /// The ray from the camera through the mouse cursor.
+    pub fn cursor_ray(&self) -> Ray {
+        self.ray_through(self.cursor)
+    }
+
+    /// The ray from the camera through the middle of the view.
+    pub fn view_ray(&self) -> Ray {
+        let (eye, at) = (self.camera.eye(), self.camera.at());
+        let direction = (at - eye).normalize();
+        Ray::new(
+            Point3::new(eye.x, eye.y, eye.z),
+            Vector3::new(direction.x, direction.y, direction.z),
+        )
+    }
+
+    /// The ray from the camera through a pixel.
+    fn ray_through(&self, pixel: Vec2) -> Ray {
+        let size = self.stage.window_size();
+        let (origin, direction) = self.camera.unproject(pixel, size);
+        Ray::new(
+            Point3::new(origin.x, origin.y, origin.z),
+            Vector3::new(direction.x, direction.y, direction.z).normalize(),
+        )
+    }
+
+    /// Picks the dynamic body under `pixel`, if any, and holds it.
+    fn pick(&mut self, world: &World, pixel: Vec2) {
+        let ray = self.ray_through(pixel);
+        self.grab = world
+            .cast_ray(&ray, 1e4)
+            .filter(|(handle, _)| {
+                world
+                    .body(*handle)
+                    .is_some_and(|b| b.kind() == BodyKind::Dynamic)
+            })
+            .and_then(|(handle, hit)| {
+                let body = world.body(handle)?;
+                let point = ray.origin + ray.dir * hit.toi;
+                let view = (self.camera.at() - self.camera.eye()).normalize();
+                let depth = (vec3(&point.coords) - self.camera.eye()).dot(view);
+                Some(Grab {
+                    handle,
+                    anchor: body.pose().inverse_transform_point(&point),
+                    start: point,
+                    depth,
+                    target: point,
+                })
+            });
+    }
+
+    /// Moves the grab's target to where the cursor meets its plane and pulls the body there.
+    fn pull(&mut self, world: &mut World) {
+        let Some(mut grab) = self.grab else {
+            return;
+        };
+        let ray = self.ray_through(self.cursor);
+        let view = (self.camera.at() - self.camera.eye()).normalize();
+        let along = vec3(&ray.dir).dot(view);
+        if along > 1e-3 {
+            let to_plane =
+                (grab.depth - (vec3(&ray.origin.coords) - self.camera.eye()).dot(view)) / along;
+            grab.target = ray.origin + ray.dir * to_plane;
+        }
+        self.grab = match world.body_mut(grab.handle) {
+            Some(body) => {
+                let anchor = body.pose() * grab.anchor;
+                let mut velocity = (grab.target - anchor) * GRAB_RATE;
+                if velocity.norm() > GRAB_MAX_SPEED {
+                    velocity *= GRAB_MAX_SPEED / velocity.norm();
+                }
+                let spin = body.angvel() * 0.9;
+                // Finite by construction; a failure would leave the body as it was.
+                let _ = body.set_linvel(velocity);
+                let _ = body.set_angvel(spin);
+                Some(grab)
+            }
+            None => None,
+        };
+    }
+
+    /// Steps `world` as the pacing says, timing the steps; a held body is pulled first.
     pub fn advance(&mut self, world: &mut World) {
+        if let Some((at, to)) = self.script
+            && self.stage.is_headless()
+        {
+            // The scripted grab: pressed at `at` on the first frame, dragged to `to`.
+            if self.stage.frame() == 1 {
+                self.pick(world, at);
+            }
+            self.cursor = to;
+        } else if std::mem::take(&mut self.press) {
+            self.press = false;
+            let cursor = self.cursor;
+            self.pick(world, cursor);
+        }
+        self.pull(world);
         let start = std::time::Instant::now();
         let steps = match self.pacing.advance(&self.stage) {
             Advance::Nothing => 0,
             Advance::One => {
-                world.step();
-                1
+                let steps = if self.stage.is_headless() {
+                    self.steps_per_frame
+                } else {
+                    1
+                };
+                for _ in 0..steps {
+                    world.step();
+                }
+                steps
             }
             Advance::Seconds(_) if !self.real_time => {
                 world.step();
@@ -235,6 +420,7 @@ impl Viewer {
             Key::F9 => match World::load(file) {
                 Ok(loaded) => {
                     *world = loaded;
+                    self.grab = None;
                     format!("loaded {name}")
                 }
                 Err(e) => format!("load failed: {e}"),
@@ -244,14 +430,60 @@ impl Viewer {
         true
     }
 
+    /// The line of keys every world example shares.
+    pub fn help(&self) -> String {
+        format!(
+            "Space pause   S step   C contacts ({})   left drag: grab   right drag: orbit",
+            if self.draw_contacts { "on" } else { "off" }
+        )
+    }
+
     /// Draws `world` and `lines`, renders, counts the frame; `false` when the example should
     /// stop.
     pub async fn show(&mut self, world: &World, lines: &[String]) -> bool {
         let eye = self.camera.eye();
         self.bodies.sync(&mut self.scene, world, eye);
+        let window = self.stage.window();
+        if self.draw_contacts {
+            for pair in world.contacts() {
+                let n = vec3(&pair.contact.normal);
+                for point in &pair.contact.points {
+                    let at = vec3(&point.position.coords);
+                    window.draw_point(at, YELLOW, 8.0);
+                    window.draw_line(at, at + n * 0.4, WHITE, 2.0, false);
+                }
+            }
+        }
+        if let Some(grab) = &self.grab
+            && let Some(body) = world.body(grab.handle)
+        {
+            let anchor = vec3(&(body.pose() * grab.anchor).coords);
+            window.draw_line(anchor, vec3(&grab.target.coords), CYAN, 3.0, false);
+        }
         self.stage.text(lines);
         self.stage
             .present_3d(&mut self.scene, &mut self.camera)
             .await
+    }
+
+    /// For tests of off-screen runs: the grab, as `key=value` lines on standard output.
+    pub fn report_grab(&self, world: &World, before: &[(BodyHandle, Point3)]) {
+        let Some(grab) = &self.grab else {
+            println!("grabbed=none");
+            return;
+        };
+        let Some(body) = world.body(grab.handle) else {
+            return;
+        };
+        let anchor = body.pose() * grab.anchor;
+        let others = before
+            .iter()
+            .filter(|(h, _)| *h != grab.handle)
+            .filter_map(|(h, p)| Some((world.body(*h)?.position() - p).norm()))
+            .fold(0.0, Real::max);
+        println!("grabbed={:?}", grab.handle);
+        println!("grab_start_gap={}", (grab.target - grab.start).norm());
+        println!("grab_end_gap={}", (grab.target - anchor).norm());
+        println!("others_moved_max={others}");
     }
 }
