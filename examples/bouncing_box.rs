@@ -3,7 +3,8 @@
 //! `Response::Reflect`.
 //!
 //! Keys: Space pauses, S steps once, R resets, F5 saves a snapshot to
-//! `bouncing_box.snapshot.json`, F9 loads it back. The mouse orbits the camera.
+//! `bouncing_box.snapshot.json`, F9 loads it back, C draws contacts; the left button grabs a
+//! body, the right one orbits the camera.
 //!
 //! Run: `cargo run --example bouncing_box`; without a display:
 //! `cargo run --example bouncing_box -- --headless --frames 60 --screenshot out.png`
@@ -48,8 +49,8 @@ async fn main() {
             ),
             None => "the moving box is gone".into(),
         };
-        let keys = "Space pause   S step   R reset   F5 save   F9 load".to_owned();
-        if !viewer.show(&world, &[state, keys]).await {
+        let keys = "R reset   F5 save   F9 load".to_owned();
+        if !viewer.show(&world, &[state, viewer.help(), keys]).await {
             break;
         }
     }
