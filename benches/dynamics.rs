@@ -11,7 +11,8 @@
 //! pyramids (14 x 14 of base 10, 10,780 cubes), each timed on its first `WINDOW` steps from
 //! creation as Box3D's benchmark does, and a pile of 10,000 boxes and balls falling into a
 //! closed bin (steps 0 to 100). `sleeping_pile`: a pile of 1,000 bodies at rest, sleeping on
-//! against sleeping off, in each engine.
+//! against sleeping off, in each engine. `dynamics_scaling`: minirigid's per-body cost on many
+//! pyramids of about 1,000, 10,000 and 100,000 cubes.
 //! Run: `cargo bench --bench dynamics` (the large scenes take minutes).
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
@@ -223,6 +224,27 @@ fn large_scenes(c: &mut Criterion) {
     group.finish();
 }
 
+/// Per-body cost as the scene grows: Box3D's many pyramids of base 10 (55 cubes each) in grids
+/// of 2 x 9, 14 x 13 and 43 x 43 pyramids (990, 10,010 and 101,695 cubes), 4 substeps, sleeping
+/// off, timed on their first steps as `large_scenes` is.
+fn scaling(c: &mut Criterion) {
+    let mut group = c.benchmark_group("dynamics_scaling");
+    group.sample_size(10);
+    for (rows, columns) in [(2, 9), (14, 13), (43, 43)] {
+        let template = many_pyramids(rows, columns, 10).0;
+        let cubes = template.len() - 1;
+        let build = || configured(template.clone(), 4, false);
+        let step = |world: &mut World| {
+            world.step();
+            world.contacts().len()
+        };
+        group.bench_function(BenchmarkId::new("many_pyramids_minirigid", cubes), |b| {
+            b.iter_custom(|iters| timed_steps(iters, &build, &step))
+        });
+    }
+    group.finish();
+}
+
 /// A pile of `count` bodies in the closed bin, stepped in minirigid (sleeping on, 4 substeps)
 /// until 99% of its bodies sleep: a ball spinning about the vertical on one contact point
 /// keeps spinning (no rolling resistance, as in Box3D by default), and with it a few bodies
@@ -297,5 +319,5 @@ fn sleeping_pile(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, pyramid_step, large_scenes, sleeping_pile);
+criterion_group!(benches, pyramid_step, large_scenes, sleeping_pile, scaling);
 criterion_main!(benches);

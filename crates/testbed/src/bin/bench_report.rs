@@ -284,4 +284,57 @@ fn dynamics(root: &Path, out: &mut String) {
             );
         }
     }
+    dynamics_scaling(root, out);
+}
+
+/// The per-body cost of the dynamics step as the scene grows (minirigid alone).
+fn dynamics_scaling(root: &Path, out: &mut String) {
+    let sizes = [990u32, 10_010, 101_695];
+    let medians: Vec<Option<f64>> = sizes
+        .iter()
+        .map(|n| {
+            median_ns(
+                root,
+                &format!("dynamics_scaling/many_pyramids_minirigid/{n}"),
+            )
+        })
+        .collect();
+    let Some(Some(first)) = medians.first().copied() else {
+        return;
+    };
+    let base = first / f64::from(sizes[0]);
+    let _ = writeln!(
+        out,
+        "\n### Per-body cost of the step as the scene grows\n\nBox3D's many pyramids of base 10 \
+         in grids of 2 x 9, 14 x 13 and 43 x 43 pyramids, 4 substeps, sleeping off, timed on \
+         their first steps (minirigid alone).\n"
+    );
+    let _ = writeln!(
+        out,
+        "| cubes | step | per cube | per cube vs the smallest |"
+    );
+    let _ = writeln!(out, "|---:|---:|---:|---:|");
+    let mut worst: f64 = 1.0;
+    for (n, median) in sizes.iter().zip(&medians) {
+        if let Some(ns) = median {
+            let per = ns / f64::from(*n);
+            worst = worst.max(per / base);
+            let _ = writeln!(
+                out,
+                "| {n} | {} | {} | {:.2}x |",
+                time(*ns),
+                time(per),
+                per / base
+            );
+        }
+    }
+    let _ = writeln!(
+        out,
+        "\nTarget: per-body cost grows by at most 1.5x from 1,000 to 100,000 bodies: {}.",
+        if medians.iter().all(Option::is_some) && worst <= 1.5 {
+            "met"
+        } else {
+            "not met"
+        }
+    );
 }
