@@ -87,15 +87,7 @@ async fn main() {
             (balls.contains(&p.a) && cubes.contains(&p.b))
                 || (balls.contains(&p.b) && cubes.contains(&p.a))
         });
-        let top = cubes
-            .last()
-            .and_then(|h| world.body(*h))
-            .map(|b| b.position());
-        let top_start = starts.last().map(|(_, p)| *p);
-        let top_moved = match (top, top_start) {
-            (Some(p), Some(q)) => (p - q).norm(),
-            _ => 0.0,
-        };
+        let top_moved = starts.last().and_then(|s| moved_by(&world, s));
         let lines = [
             format!(
                 "{} cubes   step {}   step time {:.2} ms   {} contacts   {} asleep",
@@ -105,7 +97,7 @@ async fn main() {
                 world.contacts().len(),
                 world.sleeping_count()
             ),
-            format!("top cube moved {:.3} m", top_moved),
+            format!("top cube moved {:.3} m", top_moved.unwrap_or(0.0)),
             viewer.help(),
             "F fire   R reset   F5 save   F9 load".into(),
         ];
@@ -117,16 +109,10 @@ async fn main() {
         let moved = |threshold: Real| {
             starts
                 .iter()
-                .filter(|(h, p)| {
-                    world
-                        .body(*h)
-                        .is_some_and(|b| (b.position() - p).norm() > threshold)
-                })
+                .filter(|s| moved_by(&world, s).is_some_and(|m| m > threshold))
                 .count()
         };
-        let top = starts
-            .last()
-            .and_then(|(h, p)| Some((world.body(*h)?.position() - p).norm()));
+        let top = starts.last().and_then(|s| moved_by(&world, s));
         println!("cubes={}", cubes.len());
         println!("top_moved={}", top.unwrap_or(Real::NAN));
         println!("cubes_moved_over_10cm={}", moved(0.1));
@@ -134,6 +120,11 @@ async fn main() {
         println!("ball_touched_cube={ball_touched}");
         viewer.report_grab(&world, &starts);
     }
+}
+
+/// How far a body has moved from `start`; `None` once it is gone.
+fn moved_by(world: &World, (handle, start): &(BodyHandle, Point3)) -> Option<Real> {
+    Some((world.body(*handle)?.position() - start).norm())
 }
 
 /// Each body's position, in the order given.

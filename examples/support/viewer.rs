@@ -284,22 +284,20 @@ impl Viewer {
 
     /// The ray from the camera through the middle of the view.
     pub fn view_ray(&self) -> Ray {
-        let (eye, at) = (self.camera.eye(), self.camera.at());
-        let direction = (at - eye).normalize();
-        Ray::new(
-            Point3::new(eye.x, eye.y, eye.z),
-            Vector3::new(direction.x, direction.y, direction.z),
-        )
+        let eye = self.camera.eye();
+        Ray::new(Point3::from(eye), Vector3::from(self.view_direction()))
+    }
+
+    /// The unit direction the camera looks in.
+    fn view_direction(&self) -> Vec3 {
+        (self.camera.at() - self.camera.eye()).normalize()
     }
 
     /// The ray from the camera through a pixel.
     fn ray_through(&self, pixel: Vec2) -> Ray {
         let size = self.stage.window_size();
         let (origin, direction) = self.camera.unproject(pixel, size);
-        Ray::new(
-            Point3::new(origin.x, origin.y, origin.z),
-            Vector3::new(direction.x, direction.y, direction.z).normalize(),
-        )
+        Ray::new(Point3::from(origin), Vector3::from(direction).normalize())
     }
 
     /// Picks the dynamic body under `pixel`, if any, and holds it.
@@ -315,8 +313,7 @@ impl Viewer {
             .and_then(|(handle, hit)| {
                 let body = world.body(handle)?;
                 let point = ray.origin + ray.dir * hit.toi;
-                let view = (self.camera.at() - self.camera.eye()).normalize();
-                let depth = (vec3(&point.coords) - self.camera.eye()).dot(view);
+                let depth = (vec3(&point.coords) - self.camera.eye()).dot(self.view_direction());
                 Some(Grab {
                     handle,
                     anchor: body.pose().inverse_transform_point(&point),
@@ -333,7 +330,7 @@ impl Viewer {
             return;
         };
         let ray = self.ray_through(self.cursor);
-        let view = (self.camera.at() - self.camera.eye()).normalize();
+        let view = self.view_direction();
         let along = vec3(&ray.dir).dot(view);
         if along > 1e-3 {
             let to_plane =
@@ -368,7 +365,6 @@ impl Viewer {
             }
             self.cursor = to;
         } else if std::mem::take(&mut self.press) {
-            self.press = false;
             let cursor = self.cursor;
             self.pick(world, cursor);
         }
