@@ -1,5 +1,6 @@
 //! Steps Box3D's pyramid for profiling (`perf record`): `--base N` (default 20), `--steps N`
-//! (default 600), `--substeps N` (default: the world's). Sleeping off.
+//! (default 600), `--substeps N` (default: the world's). Sleeping off. Prints the contact
+//! counts, the wall-clock step time and the largest displacement of any cube.
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let value = |flag: &str| {
@@ -8,7 +9,14 @@ fn main() {
             .and_then(|i| args.get(i + 1))
             .and_then(|v| v.parse::<usize>().ok())
     };
-    let (mut world, _) = testbed::scenes::pyramid(value("--base").unwrap_or(20));
+    let (mut world, cubes) = testbed::scenes::pyramid(value("--base").unwrap_or(20));
+    let start_of = |world: &minirigid::world::World| -> Vec<_> {
+        cubes
+            .iter()
+            .map(|&c| world.body(c).expect("a cube").position())
+            .collect()
+    };
+    let starts = start_of(&world);
     let mut config = *world.config();
     if let Some(substeps) = value("--substeps") {
         config.solver.substeps = substeps as u32;
@@ -32,6 +40,12 @@ fn main() {
         counts.touching,
         world.contacts().len()
     );
+    let moved = start_of(&world)
+        .iter()
+        .zip(&starts)
+        .map(|(now, then)| (now - then).norm())
+        .fold(0.0, f32::max);
+    println!("largest displacement of a cube: {moved:.4} m");
     println!(
         "{steps} steps of {} bodies: {:.3} ms a step (wall clock; use the benches for figures)",
         world.len(),

@@ -14,9 +14,11 @@
 //! 4. store the impulses in the persistent contact set; write poses and velocities back.
 //!
 //! Awake bodies are solved densely in handle order (static and sleeping ones share one fixed
-//! state) and constraints in pair order: the same world gives the same bits.
+//! state) and constraints in colour order (`color`: the overflow, then each colour in pair
+//! order): the same world gives the same bits.
 
 mod body;
+mod color;
 mod contact;
 mod soft;
 
@@ -25,6 +27,7 @@ use crate::config::WorldConfig;
 use crate::contact::{CachedContact, ContactPair};
 use crate::step::sleep::is_sleeping_pair;
 use body::SolverBody;
+use color::Coloring;
 use contact::{ContactConstraint, SolveSettings};
 use geom::{Matrix3, Real, UnitQuaternion};
 use slotmap::SlotMap;
@@ -45,8 +48,11 @@ pub(crate) struct Solver {
     rotations: Vec<UnitQuaternion>,
     inertias: Vec<Option<Matrix3>>,
     constraints: Vec<ContactConstraint>,
-    /// For each constraint, the index of its pair in the step's contacts.
+    /// Per constraint in pair order, the index of its pair in the step's contacts; its place in
+    /// `constraints` is `coloring.slots`.
     constraint_pairs: Vec<usize>,
+    /// The constraints' colours: `constraints` is in their solve order.
+    coloring: Coloring,
     /// Last step's persistent contact set, read while this step's is written.
     previous_cache: Vec<CachedContact>,
 }
@@ -121,7 +127,8 @@ impl Solver {
     }
 
     /// One constraint per contact that involves an awake dynamic body, warm started from last
-    /// step's contact set (sorted by pair, as `contacts` are: one merge walk).
+    /// step's contact set (sorted by pair, as `contacts` are: one merge walk), placed in the
+    /// solve order of its colour.
     fn prepare(
         &mut self,
         bodies: &SlotMap<BodyHandle, RigidBody>,
@@ -130,35 +137,40 @@ impl Solver {
         solver: &crate::config::SolverConfig,
     ) {
         self.constraint_pairs.clear();
-        let mut cached = self.previous_cache.iter().peekable();
+        self.coloring.begin(self.states.len());
         for (k, (pair, &(i, j))) in contacts.iter().zip(indices).enumerate() {
             let (i, j) = (self.slots[i as usize], self.slots[j as usize]);
-            let (state_a, state_b) = (&self.states[i as usize], &self.states[j as usize]);
-            if state_a.inverse_mass == 0.0 && state_b.inverse_mass == 0.0 {
+            let fixed = (
+                self.states[i as usize].inverse_mass == 0.0,
+                self.states[j as usize].inverse_mass == 0.0,
+            );
+            if (fixed.0 && fixed.1) || !bodies.contains_key(pair.a) || !bodies.contains_key(pair.b)
+            {
                 continue;
             }
+            self.coloring.add((i, j), fixed);
+            self.constraint_pairs.push(k);
+        }
+        self.coloring.finish();
+        // Constraints are filled in place, reusing last step's slots.
+        self.constraints
+            .resize_with(self.constraint_pairs.len(), ContactConstraint::default);
+        let mut cached = self.previous_cache.iter().peekable();
+        for (&k, &slot) in self.constraint_pairs.iter().zip(&self.coloring.slots) {
+            let (pair, (i, j)) = (&contacts[k], indices[k]);
+            let (i, j) = (self.slots[i as usize], self.slots[j as usize]);
             while cached.next_if(|c| (c.a, c.b) < (pair.a, pair.b)).is_some() {}
             let warm = cached.next_if(|c| (c.a, c.b) == (pair.a, pair.b));
-            let (Some(body_a), Some(body_b)) = (bodies.get(pair.a), bodies.get(pair.b)) else {
-                continue;
-            };
-            let n = self.constraint_pairs.len();
-            if n == self.constraints.len() {
-                self.constraints.push(ContactConstraint::default());
-            }
             contact::prepare(
-                &mut self.constraints[n],
+                &mut self.constraints[slot as usize],
                 pair,
                 (i, j),
-                (body_a, body_b),
-                (state_a, state_b),
+                (&bodies[pair.a], &bodies[pair.b]),
+                (&self.states[i as usize], &self.states[j as usize]),
                 warm,
                 (solver.speculative_margin, solver.rolling_resistance),
             );
-            self.constraint_pairs.push(k);
         }
-        // Constraints are filled in place, reusing last step's slots.
-        self.constraints.truncate(self.constraint_pairs.len());
     }
 
     fn integrate_velocities(&mut self, gravity: &geom::Vector3, h: Real) {
@@ -210,7 +222,8 @@ impl Solver {
             return;
         }
         let mut sleeping = previous.drain(..).peekable();
-        for (c, &k) in self.constraints.iter().zip(&self.constraint_pairs) {
+        for (&k, &slot) in self.constraint_pairs.iter().zip(&self.coloring.slots) {
+            let c = &self.constraints[slot as usize];
             if contact::pushed(c) {
                 touching[k] = true;
                 let entry = contact::store_impulses(c, &contacts[k]);

@@ -1,0 +1,171 @@
+//! Graph colouring of the contact constraints (Box2D v3 and Box3D, `constraint_graph.c`): each
+//! constraint gets a colour such that no two constraints of one colour share a body that moves
+//! (static and sleeping bodies share one fixed state that no impulse changes, so they never
+//! conflict). The constraints of a colour can then be solved in any order, or at once, with the
+//! same result; the colours are solved one after the other.
+//!
+//! The order is Box3D's: constraints that fit in no colour (the overflow) first; then the
+//! colours in order, where constraints between two moving bodies take the lowest free colour
+//! from the front and constraints against a fixed body the highest free colour from the back,
+//! so that contacts with the ground are solved last in each pass and have the last word.
+//! Colours are given greedily in pair order: the same contacts give the same colours.
+
+/// How many colours there are. A body with more constraints than this (a ball in a pit of
+/// thirty) puts the rest in the overflow.
+pub(crate) const COLORS: usize = 24;
+/// Constraints between two moving bodies use the first `DYNAMIC_COLORS` colours, leaving the last
+/// ones to constraints against fixed bodies.
+const DYNAMIC_COLORS: usize = COLORS - 4;
+
+/// The colouring of one step: for each constraint (in pair order), where it goes in the solve
+/// order; and where each colour starts.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Coloring {
+    /// Per colour, one bit per solver slot: whether a constraint of that colour moves the body.
+    used: Vec<Vec<u64>>,
+    /// Per constraint in pair order, its colour (`COLORS` for the overflow).
+    colors: Vec<u8>,
+    /// Per constraint in pair order, its index in the solve order.
+    pub(crate) slots: Vec<u32>,
+    /// `starts[c]..starts[c + 1]` are colour `c`'s constraints in the solve order, after the
+    /// overflow's `0..starts[0]`.
+    pub(crate) starts: [u32; COLORS + 1],
+}
+
+impl Coloring {
+    /// Starts a colouring for `bodies` solver slots (slot 0 is the shared fixed state).
+    pub(crate) fn begin(&mut self, bodies: usize) {
+        let words = bodies.div_ceil(64);
+        self.used.resize_with(COLORS, Vec::new);
+        for set in &mut self.used {
+            set.clear();
+            set.resize(words, 0);
+        }
+        self.colors.clear();
+        self.slots.clear();
+    }
+
+    /// Colours the next constraint (in pair order), between solver slots `a` and `b`, where
+    /// slot 0 or a body with `fixed` set (zero inverse mass: static, sleeping or kinematic, whose
+    /// state no impulse changes) does not count.
+    pub(crate) fn add(&mut self, (a, b): (u32, u32), (fixed_a, fixed_b): (bool, bool)) {
+        let moves = |slot: u32, fixed: bool| (slot != 0 && !fixed).then_some(slot as usize);
+        let color = match (moves(a, fixed_a), moves(b, fixed_b)) {
+            (Some(a), Some(b)) => (0..DYNAMIC_COLORS).find(|&c| {
+                let set = &mut self.used[c];
+                let free = !bit(set, a) && !bit(set, b);
+                if free {
+                    set_bit(set, a);
+                    set_bit(set, b);
+                }
+                free
+            }),
+            (Some(body), None) | (None, Some(body)) => (1..COLORS).rev().find(|&c| {
+                let set = &mut self.used[c];
+                let free = !bit(set, body);
+                if free {
+                    set_bit(set, body);
+                }
+                free
+            }),
+            // Nothing moves: the solver never builds such a constraint.
+            (None, None) => None,
+        };
+        self.colors.push(color.unwrap_or(COLORS) as u8);
+    }
+
+    /// Ends the colouring: each constraint's index in the solve order (the overflow, then the
+    /// colours, each in pair order) and where the colours start.
+    pub(crate) fn finish(&mut self) {
+        let mut counts = [0u32; COLORS + 1];
+        for &c in &self.colors {
+            counts[usize::from(c)] += 1;
+        }
+        // The overflow first, then colour 0, 1, ...
+        let mut next = [0u32; COLORS + 1];
+        let mut start = counts[COLORS];
+        for c in 0..COLORS {
+            self.starts[c] = start;
+            next[c] = start;
+            start += counts[c];
+        }
+        self.starts[COLORS] = start;
+        next[COLORS] = 0;
+        self.slots.extend(self.colors.iter().map(|&c| {
+            let slot = next[usize::from(c)];
+            next[usize::from(c)] += 1;
+            slot
+        }));
+    }
+}
+
+#[inline]
+fn bit(set: &[u64], i: usize) -> bool {
+    set[i / 64] >> (i % 64) & 1 == 1
+}
+
+#[inline]
+fn set_bit(set: &mut [u64], i: usize) {
+    set[i / 64] |= 1 << (i % 64);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn colour(pairs: &[((u32, u32), (bool, bool))], bodies: usize) -> Coloring {
+        let mut coloring = Coloring::default();
+        coloring.begin(bodies);
+        for &(pair, fixed) in pairs {
+            coloring.add(pair, fixed);
+        }
+        coloring.finish();
+        coloring
+    }
+
+    #[test]
+    fn no_colour_shares_a_moving_body_and_fixed_pairs_come_last() {
+        // A chain 1-2-3-4 with 1, 2 and 4 on the ground (slot 0), and a kinematic body 5
+        // touching 4.
+        let pairs = [
+            ((0, 1), (true, false)),
+            ((0, 2), (true, false)),
+            ((0, 4), (true, false)),
+            ((1, 2), (false, false)),
+            ((2, 3), (false, false)),
+            ((3, 4), (false, false)),
+            ((4, 5), (false, true)),
+        ];
+        let c = colour(&pairs, 6);
+        assert_eq!(c.colors, vec![23, 23, 23, 0, 1, 0, 22]);
+        // Solve order: colour 0 (pairs 3, 5), colour 1 (pair 4), colour 22 (pair 6), colour 23
+        // (pairs 0, 1, 2).
+        assert_eq!(c.slots, vec![4, 5, 6, 0, 2, 1, 3]);
+        assert_eq!(c.starts[0], 0);
+        assert_eq!(c.starts[1], 2);
+        assert_eq!(c.starts[22], 3);
+        assert_eq!(c.starts[23], 4);
+        assert_eq!(c.starts[COLORS], 7);
+        // Every constraint has its own place.
+        let mut sorted = c.slots.clone();
+        sorted.sort_unstable();
+        assert_eq!(sorted, (0..7).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn a_body_with_more_constraints_than_colours_overflows_first() {
+        // Body 1 touches 30 others.
+        let pairs: Vec<_> = (2..32).map(|b| ((1, b), (false, false))).collect();
+        let c = colour(&pairs, 32);
+        let overflow = c
+            .colors
+            .iter()
+            .filter(|&&k| usize::from(k) == COLORS)
+            .count();
+        assert_eq!(overflow, 30 - DYNAMIC_COLORS);
+        // The overflow is solved first, in pair order.
+        assert_eq!(c.starts[0] as usize, overflow);
+        assert_eq!(c.slots[DYNAMIC_COLORS], 0);
+        assert_eq!(c.slots[0] as usize, overflow);
+    }
+}
