@@ -113,7 +113,10 @@ fn set_bit(set: &mut [u64], i: usize) {
 mod tests {
     use super::*;
 
-    fn colour(pairs: &[((u32, u32), (bool, bool))], bodies: usize) -> Coloring {
+    /// A constraint's two solver slots and whether each is fixed.
+    type Pair = ((u32, u32), (bool, bool));
+
+    fn colour(pairs: &[Pair], bodies: usize) -> Coloring {
         let mut coloring = Coloring::default();
         coloring.begin(bodies);
         for &(pair, fixed) in pairs {
