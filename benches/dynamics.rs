@@ -13,6 +13,8 @@
 //! closed bin (steps 0 to 100). `sleeping_pile`: a pile of 1,000 bodies at rest, sleeping on
 //! against sleeping off, in each engine. `dynamics_scaling`: minirigid's per-body cost on many
 //! pyramids of about 1,000, 10,000 and 100,000 cubes.
+//! minirigid runs on one thread (rayon's global pool is built with one) as rapier3d does; the
+//! large scenes also time minirigid on a pool of two threads (`minirigid_2_threads`).
 //! Run: `cargo bench --bench dynamics` (the large scenes take minutes).
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
@@ -100,7 +102,18 @@ fn timed_steps<W>(iters: u64, build: &impl Fn() -> W, step: &impl Fn(&mut W) -> 
     total
 }
 
+/// minirigid's solver spreads large colours over rayon's global pool: one thread, as rapier3d
+/// runs here, unless a row says otherwise.
+fn one_thread() {
+    // Only the first call builds it; the later ones find it built.
+    let _ = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build_global();
+    assert_eq!(rayon::current_num_threads(), 1);
+}
+
 fn pyramid_step(c: &mut Criterion) {
+    one_thread();
     let mut group = c.benchmark_group("pyramid_step");
     group.sample_size(20);
     for base in [20, 40] {
@@ -192,6 +205,11 @@ fn displacement_report(name: &str, scene: &World, steps: usize) {
 }
 
 fn large_scenes(c: &mut Criterion) {
+    one_thread();
+    let two_threads = rayon::ThreadPoolBuilder::new()
+        .num_threads(2)
+        .build()
+        .expect("a pool of two threads");
     let mut group = c.benchmark_group("large_scenes");
     group.sample_size(10);
     type Scene = fn() -> World;
@@ -212,6 +230,10 @@ fn large_scenes(c: &mut Criterion) {
         group.bench_function(BenchmarkId::new(format!("{name}/minirigid"), bodies), |b| {
             b.iter_custom(|iters| timed_steps(iters, &build, &step))
         });
+        let id = BenchmarkId::new(format!("{name}/minirigid_2_threads"), bodies);
+        group.bench_function(id, |b| {
+            b.iter_custom(|iters| two_threads.install(|| timed_steps(iters, &build, &step)))
+        });
         let build = || rapier_of(&template, false).0;
         let step = |peer: &mut PhysicsWorld| {
             peer.step();
@@ -228,6 +250,7 @@ fn large_scenes(c: &mut Criterion) {
 /// of 2 x 9, 14 x 13 and 43 x 43 pyramids (990, 10,010 and 101,695 cubes), 4 substeps, sleeping
 /// off, timed on their first steps as `large_scenes` is.
 fn scaling(c: &mut Criterion) {
+    one_thread();
     let mut group = c.benchmark_group("dynamics_scaling");
     group.sample_size(10);
     for (rows, columns) in [(2, 9), (14, 13), (43, 43)] {
@@ -261,6 +284,7 @@ fn rested_pile(count: usize) -> World {
 }
 
 fn sleeping_pile(c: &mut Criterion) {
+    one_thread();
     let mut group = c.benchmark_group("sleeping_pile");
     group.sample_size(20);
     let count = 1_000;

@@ -1,6 +1,7 @@
 //! The solver's determinism: a settling pyramid hit by a ball, saved mid-contact (with the
 //! persistent contact set's impulses) and restored through JSON and binary, steps bit-equal with
-//! the original; a pinned hash; version-1 snapshots still load; bad contact sets are refused.
+//! the original; a pinned hash; the same bits on one thread or several; version-1 snapshots
+//! still load; bad contact sets are refused.
 
 mod common;
 
@@ -71,6 +72,43 @@ fn a_world_restored_mid_contact_steps_in_lockstep_with_the_original() {
 /// platform whose floating point differs. To update: run this test, read the hash it prints,
 /// and set `PINNED` to it in the same change that explains why the results changed.
 const PINNED: u64 = 0xbdf3_2aa5_614c_bfe6;
+
+/// The hash of a pyramid of base 40 hit by a ball after 200 steps (its colours hold some 400
+/// constraints each, so that the solver spreads them over threads when it has several).
+const PINNED_THREADS: u64 = 0x6e82_8d79_2a0e_46c0;
+
+#[test]
+fn the_same_bits_on_one_two_or_three_threads() {
+    let run = |threads: usize| {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
+        pool.install(|| {
+            let (mut world, _) = pyramid(40);
+            world
+                .insert(
+                    BodyDesc::dynamic()
+                        .ball(0.5)
+                        .density(5.0)
+                        .position(Vector3::new(-30.0, 3.0, 0.2))
+                        .linvel(Vector3::new(30.0, 1.0, 0.0)),
+                )
+                .unwrap();
+            for _ in 0..200 {
+                world.step();
+            }
+            world.state_hash()
+        })
+    };
+    let one = run(1);
+    assert_eq!(run(2), one, "two threads differ from one");
+    assert_eq!(run(3), one, "three threads differ from one");
+    assert_eq!(
+        one, PINNED_THREADS,
+        "the threaded pyramid's hash changed ({one:#018x}); see PINNED"
+    );
+}
 
 #[test]
 fn solver_determinism_is_pinned() {

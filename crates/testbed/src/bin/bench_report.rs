@@ -256,6 +256,35 @@ fn dynamics(root: &Path, out: &mut String) {
     }
     let _ = writeln!(
         out,
+        "\n### Two threads against one\n\nminirigid's step on the large scenes with its \
+         solver's large colours spread over a rayon pool of two threads, against one (the rows \
+         above); the state after any number of steps is the same bits on both \
+         (`tests/solver_determinism.rs`).\n"
+    );
+    let _ = writeln!(out, "| scene | one thread | two threads | speed-up |");
+    let _ = writeln!(out, "|---|---:|---:|---:|");
+    for (name, bodies) in [
+        ("large_pyramid", 5051),
+        ("many_pyramids", 10781),
+        ("falling_pile", 10006),
+    ] {
+        let one = median_ns(root, &format!("large_scenes/{name}_minirigid/{bodies}"));
+        let two = median_ns(
+            root,
+            &format!("large_scenes/{name}_minirigid_2_threads/{bodies}"),
+        );
+        if let (Some(one), Some(two)) = (one, two) {
+            let _ = writeln!(
+                out,
+                "| {name} | {} | {} | {:.2}x |",
+                time(one),
+                time(two),
+                one / two
+            );
+        }
+    }
+    let _ = writeln!(
+        out,
         "\n### A pile of 1,000 boxes and balls at rest in a closed bin\n\nEach engine's pile is \
          stepped with sleeping on until 99% of it sleeps, then timed asleep and, from the same \
          poses with sleeping off, awake.\n"

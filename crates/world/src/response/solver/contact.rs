@@ -311,24 +311,6 @@ fn inverse_2x2(k: &Matrix2) -> Matrix2 {
         .map_or_else(Matrix2::zeros, |m| m / scale)
 }
 
-/// The two bodies of a constraint, borrowed from the dense array. A fixed body's state is
-/// shared by all its constraints and never changes (its inverse mass and inertia are zero, so
-/// every impulse adds exactly zero to it).
-fn pair_of<'a>(
-    bodies: &'a mut [SolverBody],
-    c: &ContactConstraint,
-) -> (&'a mut SolverBody, &'a mut SolverBody) {
-    let (i, j) = (c.a as usize, c.b as usize);
-    debug_assert!(i != j);
-    if i < j {
-        let (low, high) = bodies.split_at_mut(j);
-        (&mut low[i], &mut high[0])
-    } else {
-        let (low, high) = bodies.split_at_mut(i);
-        (&mut high[0], &mut low[j])
-    }
-}
-
 /// The speed at which the point closes along the normal (negative when approaching).
 #[inline]
 fn normal_speed(a: &Motion, b: &Motion, n: &Vector3, p: &ConstraintPoint) -> Real {
@@ -379,9 +361,12 @@ fn rub(a: &mut Motion, b: &mut Motion, c: &ContactConstraint, impulse: &Vector2)
 
 /// Applies the accumulated impulses, once per substep (the accumulated impulse is the
 /// per-substep one, as in Box2D).
-pub(crate) fn warm_start(bodies: &mut [SolverBody], constraints: &[ContactConstraint]) {
-    for c in constraints {
-        let (body_a, body_b) = pair_of(bodies, c);
+pub(crate) fn warm_start(
+    c: &mut ContactConstraint,
+    body_a: &mut SolverBody,
+    body_b: &mut SolverBody,
+) {
+    {
         let (mut a, mut b) = (Motion::of(body_a), Motion::of(body_b));
         for p in &c.points {
             push(&mut a, &mut b, &c.normal, p, p.normal_impulse);
@@ -451,13 +436,13 @@ impl SolveSettings {
 /// friction at the friction centre, clamped by Coulomb's law to `mu` times the manifold's
 /// normal impulse (a disc for the 2D friction).
 pub(crate) fn solve(
-    bodies: &mut [SolverBody],
-    constraints: &mut [ContactConstraint],
+    c: &mut ContactConstraint,
+    body_a: &mut SolverBody,
+    body_b: &mut SolverBody,
     settings: &SolveSettings,
     use_bias: bool,
 ) {
-    for c in constraints.iter_mut() {
-        let (body_a, body_b) = pair_of(bodies, c);
+    {
         let (mut a, mut b) = (Motion::of(body_a), Motion::of(body_b));
         let softness = if c.fixed_pair {
             settings.fixed_softness
@@ -586,15 +571,12 @@ fn tilt(a: &mut Motion, b: &mut Motion, c: &ContactConstraint, impulse: &Vector2
 /// Restitution, once after the substeps: a point that approached faster than `threshold` and
 /// pushed leaves at `e` times its approach speed.
 pub(crate) fn restitution(
-    bodies: &mut [SolverBody],
-    constraints: &mut [ContactConstraint],
+    c: &mut ContactConstraint,
+    body_a: &mut SolverBody,
+    body_b: &mut SolverBody,
     threshold: Real,
 ) {
-    for c in constraints.iter_mut() {
-        if c.restitution == 0.0 {
-            continue;
-        }
-        let (body_a, body_b) = pair_of(bodies, c);
+    if c.restitution != 0.0 {
         let (mut a, mut b) = (Motion::of(body_a), Motion::of(body_b));
         for p in c.points.iter_mut() {
             if p.relative_velocity > -threshold || p.max_normal_impulse == 0.0 {

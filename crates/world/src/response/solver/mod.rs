@@ -20,6 +20,7 @@
 mod body;
 mod color;
 mod contact;
+mod schedule;
 mod soft;
 
 use crate::body::{BodyHandle, BodyKind, RigidBody};
@@ -30,6 +31,7 @@ use body::SolverBody;
 use color::Coloring;
 use contact::{ContactConstraint, SolveSettings};
 use geom::{Matrix3, Real, UnitQuaternion};
+use schedule::{Velocities, for_each_constraint};
 use slotmap::SlotMap;
 
 /// The solver's buffers, refilled every step (never saved, never change a result).
@@ -53,6 +55,8 @@ pub(crate) struct Solver {
     constraint_pairs: Vec<usize>,
     /// The constraints' colours: `constraints` is in their solve order.
     coloring: Coloring,
+    /// The bodies' new velocities from a colour solved on several threads (`schedule`).
+    outputs: Vec<[Velocities; 2]>,
     /// Last step's persistent contact set, read while this step's is written.
     previous_cache: Vec<CachedContact>,
 }
@@ -79,24 +83,42 @@ impl Solver {
         self.gather(bodies);
         self.prepare(bodies, contacts, indices, &config.solver);
         let settings = SolveSettings::new(&config.solver, h);
-        for _ in 0..substeps {
-            self.integrate_velocities(&config.gravity, h);
-            contact::warm_start(&mut self.states, &self.constraints);
-            contact::solve(&mut self.states, &mut self.constraints, &settings, true);
-            self.integrate_positions(h, config.solver.max_push_out_speed);
-            contact::solve(&mut self.states, &mut self.constraints, &settings, false);
-        }
-        contact::restitution(
-            &mut self.states,
-            &mut self.constraints,
-            config.solver.restitution_threshold,
-        );
+        schedule::on_worker(self.constraints.len(), || {
+            self.substeps(config, &settings, h, substeps);
+        });
         self.store_impulses(bodies, contacts, cache, touching);
         for (body, &slot) in bodies.values_mut().zip(&self.slots) {
             if slot != 0 {
                 body::finish(body, &self.states[slot as usize]);
             }
         }
+    }
+
+    /// The substeps and restitution.
+    fn substeps(&mut self, config: &WorldConfig, settings: &SolveSettings, h: Real, substeps: u32) {
+        let threshold = config.solver.restitution_threshold;
+        for _ in 0..substeps {
+            self.integrate_velocities(&config.gravity, h);
+            self.each_constraint(contact::warm_start);
+            self.each_constraint(|c, a, b| contact::solve(c, a, b, settings, true));
+            self.integrate_positions(h, config.solver.max_push_out_speed);
+            self.each_constraint(|c, a, b| contact::solve(c, a, b, settings, false));
+        }
+        self.each_constraint(|c, a, b| contact::restitution(c, a, b, threshold));
+    }
+
+    /// Runs a stage on every constraint, colour by colour (`schedule`).
+    fn each_constraint(
+        &mut self,
+        stage: impl Fn(&mut ContactConstraint, &mut SolverBody, &mut SolverBody) + Sync,
+    ) {
+        for_each_constraint(
+            &mut self.states,
+            &mut self.constraints,
+            &self.coloring,
+            &mut self.outputs,
+            stage,
+        );
     }
 
     /// The solver state of every awake dynamic or kinematic body, in handle order after the
