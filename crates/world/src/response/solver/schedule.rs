@@ -9,6 +9,9 @@
 //! changes it. So every constraint computes on the same values as it would on one thread, and
 //! a step gives the same bits at any thread count (`tests/solver_determinism.rs`).
 
+// Without the parallel feature the blocks and their outputs go unused.
+#![cfg_attr(not(feature = "parallel"), allow(dead_code))]
+
 use super::body::SolverBody;
 use super::color::{COLORS, Coloring};
 use super::contact::ContactConstraint;
