@@ -366,22 +366,20 @@ pub(crate) fn warm_start(
     body_a: &mut SolverBody,
     body_b: &mut SolverBody,
 ) {
-    {
-        let (mut a, mut b) = (Motion::of(body_a), Motion::of(body_b));
-        for p in &c.points {
-            push(&mut a, &mut b, &c.normal, p, p.normal_impulse);
-        }
-        rub(&mut a, &mut b, c, &c.friction_impulse);
-        a.angvel -= c.twist_turns[0] * c.twist_impulse;
-        b.angvel += c.twist_turns[1] * c.twist_impulse;
-        tilt(&mut a, &mut b, c, &c.tilt_impulse);
-        if c.rolling_resistance > 0.0 {
-            a.angvel -= body_a.inverse_inertia * c.rolling_impulse;
-            b.angvel += body_b.inverse_inertia * c.rolling_impulse;
-        }
-        a.store(body_a);
-        b.store(body_b);
+    let (mut a, mut b) = (Motion::of(body_a), Motion::of(body_b));
+    for p in &c.points {
+        push(&mut a, &mut b, &c.normal, p, p.normal_impulse);
     }
+    rub(&mut a, &mut b, c, &c.friction_impulse);
+    a.angvel -= c.twist_turns[0] * c.twist_impulse;
+    b.angvel += c.twist_turns[1] * c.twist_impulse;
+    tilt(&mut a, &mut b, c, &c.tilt_impulse);
+    if c.rolling_resistance > 0.0 {
+        a.angvel -= body_a.inverse_inertia * c.rolling_impulse;
+        b.angvel += body_b.inverse_inertia * c.rolling_impulse;
+    }
+    a.store(body_a);
+    b.store(body_b);
 }
 
 /// The settings a solve pass needs.
@@ -442,96 +440,93 @@ pub(crate) fn solve(
     settings: &SolveSettings,
     use_bias: bool,
 ) {
-    {
-        let (mut a, mut b) = (Motion::of(body_a), Motion::of(body_b));
-        let softness = if c.fixed_pair {
-            settings.fixed_softness
+    let (mut a, mut b) = (Motion::of(body_a), Motion::of(body_b));
+    let softness = if c.fixed_pair {
+        settings.fixed_softness
+    } else {
+        settings.softness
+    };
+    let n = c.normal;
+    let moved = (body_b.delta_position - body_a.delta_position).dot(&n);
+    let mut total_normal_impulse = 0.0;
+    let mut twist_limit = 0.0;
+    for p in c.points.iter_mut() {
+        // The separation now, to first order in the turns (exact for the translations):
+        // `s0 + n . (dp_b - dp_a) + theta_b . (r_b x n) - theta_a . (r_a x n)`.
+        let separation = p.separation + moved + body_b.delta_angle.dot(&p.arm_b)
+            - body_a.delta_angle.dot(&p.arm_a);
+        let (bias, mass_scale, impulse_scale) = if separation > 0.0 {
+            (separation * settings.inverse_h, 1.0, 0.0)
+        } else if use_bias && separation < -DEEP_OVERLAP {
+            // Deep: rigid in velocity; the push-out goes to the push-out velocities.
+            let push_bias = (softness.bias_rate * separation).max(-settings.max_push_out_speed);
+            let vn = push_speed(body_a, body_b, &n, p);
+            let push_impulse = (-p.normal_mass * (vn + push_bias)).max(0.0);
+            push_out(body_a, body_b, &n, p, push_impulse);
+            (0.0, 1.0, 0.0)
+        } else if use_bias {
+            let bias = (softness.mass_scale * softness.bias_rate * separation)
+                .max(-settings.max_push_out_speed);
+            (bias, softness.mass_scale, softness.impulse_scale)
         } else {
-            settings.softness
+            (0.0, 1.0, 0.0)
         };
-        let n = c.normal;
-        let moved = (body_b.delta_position - body_a.delta_position).dot(&n);
-        let mut total_normal_impulse = 0.0;
-        let mut twist_limit = 0.0;
-        for p in c.points.iter_mut() {
-            // The separation now, to first order in the turns (exact for the translations):
-            // `s0 + n . (dp_b - dp_a) + theta_b . (r_b x n) - theta_a . (r_a x n)`.
-            let separation = p.separation + moved + body_b.delta_angle.dot(&p.arm_b)
-                - body_a.delta_angle.dot(&p.arm_a);
-            let (bias, mass_scale, impulse_scale) = if separation > 0.0 {
-                (separation * settings.inverse_h, 1.0, 0.0)
-            } else if use_bias && separation < -DEEP_OVERLAP {
-                // Deep: rigid in velocity; the push-out goes to the push-out velocities.
-                let push_bias = (softness.bias_rate * separation).max(-settings.max_push_out_speed);
-                let vn = push_speed(body_a, body_b, &n, p);
-                let push_impulse = (-p.normal_mass * (vn + push_bias)).max(0.0);
-                push_out(body_a, body_b, &n, p, push_impulse);
-                (0.0, 1.0, 0.0)
-            } else if use_bias {
-                let bias = (softness.mass_scale * softness.bias_rate * separation)
-                    .max(-settings.max_push_out_speed);
-                (bias, softness.mass_scale, softness.impulse_scale)
-            } else {
-                (0.0, 1.0, 0.0)
-            };
-            let vn = normal_speed(&a, &b, &n, p);
-            let impulse =
-                -p.normal_mass * (mass_scale * vn + bias) - impulse_scale * p.normal_impulse;
-            let total = (p.normal_impulse + impulse).max(0.0);
-            let impulse = total - p.normal_impulse;
-            p.normal_impulse = total;
-            p.max_normal_impulse = p.max_normal_impulse.max(impulse);
-            total_normal_impulse += total;
-            twist_limit += p.lever_arm * total;
-            push(&mut a, &mut b, &n, p, impulse);
+        let vn = normal_speed(&a, &b, &n, p);
+        let impulse = -p.normal_mass * (mass_scale * vn + bias) - impulse_scale * p.normal_impulse;
+        let total = (p.normal_impulse + impulse).max(0.0);
+        let impulse = total - p.normal_impulse;
+        p.normal_impulse = total;
+        p.max_normal_impulse = p.max_normal_impulse.max(impulse);
+        total_normal_impulse += total;
+        twist_limit += p.lever_arm * total;
+        push(&mut a, &mut b, &n, p, impulse);
+    }
+    if c.support_radius > 0.0 {
+        hold_tilt(c, &mut a, &mut b, total_normal_impulse);
+    }
+    if !use_bias {
+        // Twist about the normal.
+        let twist_speed = n.dot(&(b.angvel - a.angvel));
+        let limit = c.friction * twist_limit;
+        let old = c.twist_impulse;
+        c.twist_impulse = (old - c.twist_mass * twist_speed).clamp(-limit, limit);
+        let delta = c.twist_impulse - old;
+        a.angvel -= c.twist_turns[0] * delta;
+        b.angvel += c.twist_turns[1] * delta;
+        // Sliding, at the friction centre.
+        let dv = b.linvel - a.linvel;
+        let [arms_a, arms_b] = &c.friction_arms;
+        let vt = Vector2::new(
+            dv.dot(&c.tangents[0]) + b.angvel.dot(&arms_b[0]) - a.angvel.dot(&arms_a[0]),
+            dv.dot(&c.tangents[1]) + b.angvel.dot(&arms_b[1]) - a.angvel.dot(&arms_a[1]),
+        );
+        let mut total = c.friction_impulse - c.tangent_mass * vt;
+        let limit = c.friction * total_normal_impulse;
+        let length_sq = total.norm_squared();
+        if length_sq > limit * limit {
+            total *= limit / length_sq.sqrt();
         }
-        if c.support_radius > 0.0 {
-            hold_tilt(c, &mut a, &mut b, total_normal_impulse);
-        }
-        if !use_bias {
-            // Twist about the normal.
-            let twist_speed = n.dot(&(b.angvel - a.angvel));
-            let limit = c.friction * twist_limit;
-            let old = c.twist_impulse;
-            c.twist_impulse = (old - c.twist_mass * twist_speed).clamp(-limit, limit);
-            let delta = c.twist_impulse - old;
-            a.angvel -= c.twist_turns[0] * delta;
-            b.angvel += c.twist_turns[1] * delta;
-            // Sliding, at the friction centre.
-            let dv = b.linvel - a.linvel;
-            let [arms_a, arms_b] = &c.friction_arms;
-            let vt = Vector2::new(
-                dv.dot(&c.tangents[0]) + b.angvel.dot(&arms_b[0]) - a.angvel.dot(&arms_a[0]),
-                dv.dot(&c.tangents[1]) + b.angvel.dot(&arms_b[1]) - a.angvel.dot(&arms_a[1]),
-            );
-            let mut total = c.friction_impulse - c.tangent_mass * vt;
-            let limit = c.friction * total_normal_impulse;
+        let delta = total - c.friction_impulse;
+        c.friction_impulse = total;
+        rub(&mut a, &mut b, c, &delta);
+        if c.rolling_resistance > 0.0 {
+            // Rolling resistance (Box3D): the relative turn, clamped to a ball of radius
+            // the resistance times the normal impulse.
+            let old = c.rolling_impulse;
+            let mut total = old - c.rolling_mass * (b.angvel - a.angvel);
+            let limit = c.rolling_resistance * total_normal_impulse;
             let length_sq = total.norm_squared();
             if length_sq > limit * limit {
                 total *= limit / length_sq.sqrt();
             }
-            let delta = total - c.friction_impulse;
-            c.friction_impulse = total;
-            rub(&mut a, &mut b, c, &delta);
-            if c.rolling_resistance > 0.0 {
-                // Rolling resistance (Box3D): the relative turn, clamped to a ball of radius
-                // the resistance times the normal impulse.
-                let old = c.rolling_impulse;
-                let mut total = old - c.rolling_mass * (b.angvel - a.angvel);
-                let limit = c.rolling_resistance * total_normal_impulse;
-                let length_sq = total.norm_squared();
-                if length_sq > limit * limit {
-                    total *= limit / length_sq.sqrt();
-                }
-                c.rolling_impulse = total;
-                let delta = total - old;
-                a.angvel -= body_a.inverse_inertia * delta;
-                b.angvel += body_b.inverse_inertia * delta;
-            }
+            c.rolling_impulse = total;
+            let delta = total - old;
+            a.angvel -= body_a.inverse_inertia * delta;
+            b.angvel += body_b.inverse_inertia * delta;
         }
-        a.store(body_a);
-        b.store(body_b);
     }
+    a.store(body_a);
+    b.store(body_b);
 }
 
 /// The tilt row: a face contact holds the two bodies' relative tilt (rotation about axes in
