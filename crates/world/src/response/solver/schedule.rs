@@ -64,10 +64,7 @@ pub(crate) fn for_each_constraint<F>(
     F: Fn(&mut ContactConstraint, &mut SolverBody, &mut SolverBody) + Sync,
 {
     let overflow = coloring.starts[0] as usize;
-    for c in &mut constraints[..overflow] {
-        let (a, b) = pair_of(bodies, c);
-        stage(c, a, b);
-    }
+    in_order(bodies, &mut constraints[..overflow], &stage);
     #[cfg(feature = "parallel")]
     let parallel = rayon::current_num_threads() > 1;
     for color in 0..COLORS {
@@ -78,13 +75,21 @@ pub(crate) fn for_each_constraint<F>(
             solve_parallel(bodies, constraints, outputs, &stage);
             continue;
         }
-        for c in constraints {
-            let (a, b) = pair_of(bodies, c);
-            stage(c, a, b);
-        }
+        in_order(bodies, constraints, &stage);
     }
     #[cfg(not(feature = "parallel"))]
     let _ = outputs;
+}
+
+/// Runs `stage` on `constraints` one after the other, on this thread.
+fn in_order<F>(bodies: &mut [SolverBody], constraints: &mut [ContactConstraint], stage: &F)
+where
+    F: Fn(&mut ContactConstraint, &mut SolverBody, &mut SolverBody),
+{
+    for c in constraints {
+        let (a, b) = pair_of(bodies, c);
+        stage(c, a, b);
+    }
 }
 
 /// One colour's constraints on rayon's threads, through `outputs`.
