@@ -1,7 +1,7 @@
 //! The solver's determinism: a settling pyramid hit by a ball, saved mid-contact (with the
 //! persistent contact set's impulses) and restored through JSON and binary, steps bit-equal with
-//! the original; a pinned hash; the same bits on one thread or several; version-1 snapshots
-//! still load; bad contact sets are refused.
+//! the original; a pinned hash; the same bits on one thread or several and from the scalar or the
+//! wide (SIMD) solve; version-1 snapshots still load; bad contact sets are refused.
 
 mod common;
 
@@ -78,14 +78,15 @@ const PINNED: u64 = 0xbdf3_2aa5_614c_bfe6;
 const PINNED_THREADS: u64 = 0x6e82_8d79_2a0e_46c0;
 
 #[test]
-fn the_same_bits_on_one_two_or_three_threads() {
-    let run = |threads: usize| {
+fn the_same_bits_wide_or_scalar_on_one_two_or_three_threads() {
+    let run = |threads: usize, wide: bool| {
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(threads)
             .build()
             .unwrap();
         pool.install(|| {
             let (mut world, _) = pyramid(40);
+            world.set_wide_solver(wide);
             world
                 .insert(
                     BodyDesc::dynamic()
@@ -101,28 +102,43 @@ fn the_same_bits_on_one_two_or_three_threads() {
             world.state_hash()
         })
     };
-    let one = run(1);
-    assert_eq!(run(2), one, "two threads differ from one");
-    assert_eq!(run(3), one, "three threads differ from one");
+    let wide = run(1, true);
     assert_eq!(
-        one, PINNED_THREADS,
-        "the threaded pyramid's hash changed ({one:#018x}); see PINNED"
+        run(1, false),
+        wide,
+        "the scalar solve differs from the wide one"
+    );
+    assert_eq!(run(2, true), wide, "two threads differ from one");
+    assert_eq!(run(3, true), wide, "three threads differ from one");
+    assert_eq!(
+        run(2, false),
+        wide,
+        "the scalar solve on two threads differs"
+    );
+    assert_eq!(
+        wide, PINNED_THREADS,
+        "the threaded pyramid's hash changed ({wide:#018x}); see PINNED"
     );
 }
 
 #[test]
 fn solver_determinism_is_pinned() {
-    let (mut world, _) = scene();
-    for _ in 0..150 {
-        world.step();
+    for wide in [true, false] {
+        let (mut world, _) = scene();
+        world.set_wide_solver(wide);
+        assert_eq!(world.wide_solver(), wide);
+        for _ in 0..150 {
+            world.step();
+        }
+        let hash = world.state_hash();
+        assert_eq!(
+            hash, PINNED,
+            "the solver scene's state after 150 steps changed (hash {hash:#018x}, wide solve \
+             {wide}). If the change in behaviour is intended, set PINNED in \
+             tests/solver_determinism.rs to {hash:#018x}; otherwise something made the \
+             simulation non-deterministic or changed its results."
+        );
     }
-    let hash = world.state_hash();
-    assert_eq!(
-        hash, PINNED,
-        "the solver scene's state after 150 steps changed (hash {hash:#018x}). If the change \
-         in behaviour is intended, set PINNED in tests/solver_determinism.rs to {hash:#018x}; \
-         otherwise something made the simulation non-deterministic or changed its results."
-    );
 }
 
 #[test]

@@ -158,6 +158,21 @@ impl World {
         Ok(())
     }
 
+    /// Chooses how the contact solver runs: four constraints at a time in SIMD lanes (`true`,
+    /// the default) or one at a time (`false`). Like the thread count, this is how the step is
+    /// computed, not what it computes: both give the same bits (`tests/solver_determinism.rs`),
+    /// so it is not part of the world's state (neither saved nor hashed; a restored world
+    /// solves wide).
+    pub fn set_wide_solver(&mut self, wide: bool) {
+        self.solver.wide_solve = wide;
+    }
+
+    /// Whether the contact solver solves four constraints at a time (see
+    /// [`World::set_wide_solver`]).
+    pub fn wide_solver(&self) -> bool {
+        self.solver.wide_solve
+    }
+
     /// How many bodies sleep.
     pub fn sleeping_count(&self) -> usize {
         self.bodies.values().filter(|b| b.sleep.asleep).count()

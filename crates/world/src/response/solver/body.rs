@@ -73,33 +73,6 @@ impl SolverBody {
     }
 }
 
-/// A body's velocities, copied out of its state for the solve of one constraint and stored
-/// back after (Box2D does the same): the rows of a constraint then work on values the
-/// compiler keeps in registers instead of going through memory at every point.
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct Motion {
-    pub(crate) linvel: Vector3,
-    pub(crate) angvel: Vector3,
-    pub(crate) inverse_mass: Real,
-}
-
-impl Motion {
-    #[inline]
-    pub(crate) fn of(state: &SolverBody) -> Self {
-        Self {
-            linvel: state.linvel,
-            angvel: state.angvel,
-            inverse_mass: state.inverse_mass,
-        }
-    }
-
-    #[inline]
-    pub(crate) fn store(&self, state: &mut SolverBody) {
-        state.linvel = self.linvel;
-        state.angvel = self.angvel;
-    }
-}
-
 /// Per substep, for a dynamic body: gravity, then the gyroscopic term (given the body's
 /// rotation and body-frame inertia; `None` when the inertia is the same about every axis and the
 /// term is zero), then the speed limits.

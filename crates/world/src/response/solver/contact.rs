@@ -2,9 +2,9 @@
 //! with a non-penetration row (soft, with speculative bias); friction for the whole manifold as
 //! Box3D models it, a 2D row at the friction centre clamped to a disc (Coulomb) and a twist row
 //! about the normal; and a tilt row that holds a face contact's relative tilt up to the tipping
-//! torque its support can take. Stages, as `super` calls them: [`prepare`] once per step, then
-//! per substep [`warm_start`], [`solve`] with bias, [`solve`] without (relax, with friction),
-//! and after the substeps [`restitution`] and [`store_impulses`].
+//! torque its support can take. [`prepare`] makes one constraint once per step; `batch` puts it
+//! in its lane and runs the stages on it: per substep warm start, solve with bias, solve
+//! without (relax, with friction), and after the substeps restitution.
 //!
 //! Frames and signs: world space; the normal points from body `a` toward body `b`; anchors run
 //! from each body's centre of mass to the contact point and stay fixed for the step, so the
@@ -12,11 +12,11 @@
 //! positive for a gap and is updated within the step to first order in the bodies' turns.
 //! Source: Box2D v3 `contact_solver.c`, Box3D `contact_solver.c`.
 
-use super::body::{Motion, SolverBody};
+use super::body::SolverBody;
 use super::soft::Softness;
 use crate::body::{Material, RigidBody};
 use crate::config::SolverConfig;
-use crate::contact::{CachedContact, CachedPoint, ContactPair};
+use crate::contact::{CachedContact, ContactPair};
 use arrayvec::ArrayVec;
 use collide::FeatureId;
 type Matrix2 = geom::na::Matrix2<Real>;
@@ -26,27 +26,45 @@ use geom::{Real, Vector2, Vector3};
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct ConstraintPoint {
     /// From body a's centre of mass to the point (for the friction centre's reach).
-    anchor_a: Vector3,
+    pub(super) anchor_a: Vector3,
     /// `r_a x n` and `r_b x n`: a unit normal impulse at the point turns the bodies by
     /// `I^-1` times these, and their angular velocities move the point along `n` by these dotted
     /// with them.
-    arm_a: Vector3,
-    arm_b: Vector3,
+    pub(super) arm_a: Vector3,
+    pub(super) arm_b: Vector3,
     /// `I_a^-1 (r_a x n)` and `I_b^-1 (r_b x n)`, world space, held for the step.
-    turn_a: Vector3,
-    turn_b: Vector3,
+    pub(super) turn_a: Vector3,
+    pub(super) turn_b: Vector3,
     /// The separation at the start of the step (positive for a gap).
-    separation: Real,
-    normal_mass: Real,
+    pub(super) separation: Real,
+    pub(super) normal_mass: Real,
     /// Normal speed at the start of the step (negative when approaching), for restitution.
-    relative_velocity: Real,
+    pub(super) relative_velocity: Real,
     pub(crate) normal_impulse: Real,
     /// The largest normal impulse of one iteration: a point that never pushed does not bounce.
-    max_normal_impulse: Real,
+    pub(super) max_normal_impulse: Real,
     /// Distance from the friction centre: how much twist friction the point's load can hold.
-    lever_arm: Real,
+    pub(super) lever_arm: Real,
 
-    id: FeatureId,
+    pub(super) id: FeatureId,
+}
+
+impl ConstraintPoint {
+    /// No point: every row zero.
+    pub(crate) const EMPTY: Self = Self {
+        anchor_a: Vector3::new(0.0, 0.0, 0.0),
+        arm_a: Vector3::new(0.0, 0.0, 0.0),
+        arm_b: Vector3::new(0.0, 0.0, 0.0),
+        turn_a: Vector3::new(0.0, 0.0, 0.0),
+        turn_b: Vector3::new(0.0, 0.0, 0.0),
+        separation: 0.0,
+        normal_mass: 0.0,
+        relative_velocity: 0.0,
+        normal_impulse: 0.0,
+        max_normal_impulse: 0.0,
+        lever_arm: 0.0,
+        id: FeatureId(0),
+    };
 }
 
 /// The constraint of one contact pair: non-penetration at each point; friction as one 2D row
@@ -56,41 +74,41 @@ pub(crate) struct ContactConstraint {
     /// Indices of the bodies in the solver's dense arrays.
     pub(crate) a: u32,
     pub(crate) b: u32,
-    normal: Vector3,
-    tangents: [Vector3; 2],
-    friction: Real,
-    restitution: Real,
+    pub(super) normal: Vector3,
+    pub(super) tangents: [Vector3; 2],
+    pub(super) friction: Real,
+    pub(super) restitution: Real,
     /// Against a static or kinematic body: stiffer.
-    fixed_pair: bool,
+    pub(super) fixed_pair: bool,
     pub(crate) points: ArrayVec<ConstraintPoint, 4>,
     /// `c x t_k` for the friction centre `c` seen from each body's centre of mass (`[a, b]`)
     /// and each tangent, and `I^-1` times them.
-    friction_arms: [[Vector3; 2]; 2],
-    friction_turns: [[Vector3; 2]; 2],
+    pub(super) friction_arms: [[Vector3; 2]; 2],
+    pub(super) friction_turns: [[Vector3; 2]; 2],
     /// `I_a^-1 n` and `I_b^-1 n`: how a unit twist impulse turns each body.
-    twist_turns: [Vector3; 2],
+    pub(super) twist_turns: [Vector3; 2],
     /// The inverse of the 2x2 mass the pair shows to tangent impulses at the centre.
-    tangent_mass: Matrix2,
-    friction_impulse: Vector2,
-    twist_mass: Real,
-    twist_impulse: Real,
+    pub(super) tangent_mass: Matrix2,
+    pub(super) friction_impulse: Vector2,
+    pub(super) twist_mass: Real,
+    pub(super) twist_impulse: Real,
     /// `I_a^-1 t_k` and `I_b^-1 t_k` (`[a, b]`, then the tangent): how a unit tilt impulse
     /// about each tangent turns each body.
-    tilt_turns: [[Vector3; 2]; 2],
+    pub(super) tilt_turns: [[Vector3; 2]; 2],
     /// The inverse of the 2x2 angular mass the pair shows to tilt impulses about the tangents,
     /// `t_k . (I_a^-1 + I_b^-1) t_l`.
-    tilt_mass: Matrix2,
+    pub(super) tilt_mass: Matrix2,
     /// How far the support polygon reaches from the friction centre in its narrowest
     /// direction: the lever arm of the largest tipping torque the contact resists.
-    support_radius: Real,
+    pub(super) support_radius: Real,
     /// The accumulated tilt impulse about the two tangents.
-    tilt_impulse: Vector2,
+    pub(super) tilt_impulse: Vector2,
     /// For a pair with a ball: the rolling resistance times the ball's radius (a length: the
     /// largest rolling torque is it times the normal force), 0 otherwise; the inverse of
     /// `I_a^-1 + I_b^-1`; the angular impulse accumulated this step.
-    rolling_resistance: Real,
-    rolling_mass: geom::Matrix3,
-    rolling_impulse: Vector3,
+    pub(super) rolling_resistance: Real,
+    pub(super) rolling_mass: geom::Matrix3,
+    pub(super) rolling_impulse: Vector3,
 }
 
 /// Two unit tangents completing `normal` to a right-handed frame, chosen from the normal
@@ -311,77 +329,6 @@ fn inverse_2x2(k: &Matrix2) -> Matrix2 {
         .map_or_else(Matrix2::zeros, |m| m / scale)
 }
 
-/// The speed at which the point closes along the normal (negative when approaching).
-#[inline]
-fn normal_speed(a: &Motion, b: &Motion, n: &Vector3, p: &ConstraintPoint) -> Real {
-    (b.linvel - a.linvel).dot(n) + b.angvel.dot(&p.arm_b) - a.angvel.dot(&p.arm_a)
-}
-
-/// A normal impulse `impulse` (newton seconds) at the point: b pushed along `n`, a back.
-#[inline]
-fn push(a: &mut Motion, b: &mut Motion, n: &Vector3, p: &ConstraintPoint, impulse: Real) {
-    a.linvel -= n * (impulse * a.inverse_mass);
-    a.angvel -= p.turn_a * impulse;
-    b.linvel += n * (impulse * b.inverse_mass);
-    b.angvel += p.turn_b * impulse;
-}
-
-/// The speed at which the push-out velocities close the point along the normal.
-#[inline]
-fn push_speed(a: &SolverBody, b: &SolverBody, n: &Vector3, p: &ConstraintPoint) -> Real {
-    (b.push_linvel - a.push_linvel).dot(n) + b.push_angvel.dot(&p.arm_b)
-        - a.push_angvel.dot(&p.arm_a)
-}
-
-/// A push-out impulse at the point: it changes only the push-out velocities.
-#[inline]
-fn push_out(
-    a: &mut SolverBody,
-    b: &mut SolverBody,
-    n: &Vector3,
-    p: &ConstraintPoint,
-    impulse: Real,
-) {
-    a.push_linvel -= n * (impulse * a.inverse_mass);
-    a.push_angvel -= p.turn_a * impulse;
-    b.push_linvel += n * (impulse * b.inverse_mass);
-    b.push_angvel += p.turn_b * impulse;
-}
-
-/// A friction impulse (along the two tangents) at the friction centre: b dragged along, a back.
-#[inline]
-fn rub(a: &mut Motion, b: &mut Motion, c: &ContactConstraint, impulse: &Vector2) {
-    let linear = c.tangents[0] * impulse.x + c.tangents[1] * impulse.y;
-    let [turns_a, turns_b] = &c.friction_turns;
-    a.linvel -= linear * a.inverse_mass;
-    a.angvel -= turns_a[0] * impulse.x + turns_a[1] * impulse.y;
-    b.linvel += linear * b.inverse_mass;
-    b.angvel += turns_b[0] * impulse.x + turns_b[1] * impulse.y;
-}
-
-/// Applies the accumulated impulses, once per substep (the accumulated impulse is the
-/// per-substep one, as in Box2D).
-pub(crate) fn warm_start(
-    c: &mut ContactConstraint,
-    body_a: &mut SolverBody,
-    body_b: &mut SolverBody,
-) {
-    let (mut a, mut b) = (Motion::of(body_a), Motion::of(body_b));
-    for p in &c.points {
-        push(&mut a, &mut b, &c.normal, p, p.normal_impulse);
-    }
-    rub(&mut a, &mut b, c, &c.friction_impulse);
-    a.angvel -= c.twist_turns[0] * c.twist_impulse;
-    b.angvel += c.twist_turns[1] * c.twist_impulse;
-    tilt(&mut a, &mut b, c, &c.tilt_impulse);
-    if c.rolling_resistance > 0.0 {
-        a.angvel -= body_a.inverse_inertia * c.rolling_impulse;
-        b.angvel += body_b.inverse_inertia * c.rolling_impulse;
-    }
-    a.store(body_a);
-    b.store(body_b);
-}
-
 /// The settings a solve pass needs.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct SolveSettings {
@@ -424,195 +371,4 @@ impl SolveSettings {
             max_push_out_speed: config.max_push_out_speed,
         }
     }
-}
-
-/// One Gauss-Seidel pass over the constraints. With `use_bias` (the soft iteration): points
-/// still apart get the speculative bias `s / h`, which lets them close exactly; penetrating
-/// points are pushed out softly, at most at `max_push_out_speed` (those deeper than
-/// [`DEEP_OVERLAP`] through the push-out velocities, their velocity row rigid); then the tilt
-/// row; no friction. Without (the relax iteration): rigid, no bias, then the tilt row, twist and
-/// friction at the friction centre, clamped by Coulomb's law to `mu` times the manifold's
-/// normal impulse (a disc for the 2D friction).
-pub(crate) fn solve(
-    c: &mut ContactConstraint,
-    body_a: &mut SolverBody,
-    body_b: &mut SolverBody,
-    settings: &SolveSettings,
-    use_bias: bool,
-) {
-    let (mut a, mut b) = (Motion::of(body_a), Motion::of(body_b));
-    let softness = if c.fixed_pair {
-        settings.fixed_softness
-    } else {
-        settings.softness
-    };
-    let n = c.normal;
-    let moved = (body_b.delta_position - body_a.delta_position).dot(&n);
-    let mut total_normal_impulse = 0.0;
-    let mut twist_limit = 0.0;
-    for p in c.points.iter_mut() {
-        // The separation now, to first order in the turns (exact for the translations):
-        // `s0 + n . (dp_b - dp_a) + theta_b . (r_b x n) - theta_a . (r_a x n)`.
-        let separation = p.separation + moved + body_b.delta_angle.dot(&p.arm_b)
-            - body_a.delta_angle.dot(&p.arm_a);
-        let (bias, mass_scale, impulse_scale) = if separation > 0.0 {
-            (separation * settings.inverse_h, 1.0, 0.0)
-        } else if use_bias && separation < -DEEP_OVERLAP {
-            // Deep: rigid in velocity; the push-out goes to the push-out velocities.
-            let push_bias = (softness.bias_rate * separation).max(-settings.max_push_out_speed);
-            let vn = push_speed(body_a, body_b, &n, p);
-            let push_impulse = (-p.normal_mass * (vn + push_bias)).max(0.0);
-            push_out(body_a, body_b, &n, p, push_impulse);
-            (0.0, 1.0, 0.0)
-        } else if use_bias {
-            let bias = (softness.mass_scale * softness.bias_rate * separation)
-                .max(-settings.max_push_out_speed);
-            (bias, softness.mass_scale, softness.impulse_scale)
-        } else {
-            (0.0, 1.0, 0.0)
-        };
-        let vn = normal_speed(&a, &b, &n, p);
-        let impulse = -p.normal_mass * (mass_scale * vn + bias) - impulse_scale * p.normal_impulse;
-        let total = (p.normal_impulse + impulse).max(0.0);
-        let impulse = total - p.normal_impulse;
-        p.normal_impulse = total;
-        p.max_normal_impulse = p.max_normal_impulse.max(impulse);
-        total_normal_impulse += total;
-        twist_limit += p.lever_arm * total;
-        push(&mut a, &mut b, &n, p, impulse);
-    }
-    if c.support_radius > 0.0 {
-        hold_tilt(c, &mut a, &mut b, total_normal_impulse);
-    }
-    if !use_bias {
-        // Twist about the normal.
-        let twist_speed = n.dot(&(b.angvel - a.angvel));
-        let limit = c.friction * twist_limit;
-        let old = c.twist_impulse;
-        c.twist_impulse = (old - c.twist_mass * twist_speed).clamp(-limit, limit);
-        let delta = c.twist_impulse - old;
-        a.angvel -= c.twist_turns[0] * delta;
-        b.angvel += c.twist_turns[1] * delta;
-        // Sliding, at the friction centre.
-        let dv = b.linvel - a.linvel;
-        let [arms_a, arms_b] = &c.friction_arms;
-        let vt = Vector2::new(
-            dv.dot(&c.tangents[0]) + b.angvel.dot(&arms_b[0]) - a.angvel.dot(&arms_a[0]),
-            dv.dot(&c.tangents[1]) + b.angvel.dot(&arms_b[1]) - a.angvel.dot(&arms_a[1]),
-        );
-        let mut total = c.friction_impulse - c.tangent_mass * vt;
-        let limit = c.friction * total_normal_impulse;
-        let length_sq = total.norm_squared();
-        if length_sq > limit * limit {
-            total *= limit / length_sq.sqrt();
-        }
-        let delta = total - c.friction_impulse;
-        c.friction_impulse = total;
-        rub(&mut a, &mut b, c, &delta);
-        if c.rolling_resistance > 0.0 {
-            // Rolling resistance (Box3D): the relative turn, clamped to a ball of radius
-            // the resistance times the normal impulse.
-            let old = c.rolling_impulse;
-            let mut total = old - c.rolling_mass * (b.angvel - a.angvel);
-            let limit = c.rolling_resistance * total_normal_impulse;
-            let length_sq = total.norm_squared();
-            if length_sq > limit * limit {
-                total *= limit / length_sq.sqrt();
-            }
-            c.rolling_impulse = total;
-            let delta = total - old;
-            a.angvel -= body_a.inverse_inertia * delta;
-            b.angvel += body_b.inverse_inertia * delta;
-        }
-    }
-    a.store(body_a);
-    b.store(body_b);
-}
-
-/// The tilt row: a face contact holds the two bodies' relative tilt (rotation about axes in
-/// the contact plane) until the tipping torque exceeds the load times the support polygon's
-/// reach, as a rigid face does. Soft points alone let a tall stack lean like a column on
-/// springs: a tilt compresses one side's springs by `r theta` and they push back with a torque
-/// that grows like the spring stiffness, while the weight above tips it further with a torque
-/// that grows like the load times its height, so a stack of twenty unit cubes buckles at 30 Hz.
-/// Solved in both passes, so that the position update never sees a lean the row would refuse.
-fn hold_tilt(
-    c: &mut ContactConstraint,
-    a: &mut Motion,
-    b: &mut Motion,
-    total_normal_impulse: Real,
-) {
-    let relative = b.angvel - a.angvel;
-    let relative = Vector2::new(relative.dot(&c.tangents[0]), relative.dot(&c.tangents[1]));
-    let old = c.tilt_impulse;
-    let mut total = old - c.tilt_mass * relative;
-    let limit = total_normal_impulse * c.support_radius;
-    let length_sq = total.norm_squared();
-    if length_sq > limit * limit {
-        total *= limit / length_sq.sqrt();
-    }
-    c.tilt_impulse = total;
-    tilt(a, b, c, &(total - old));
-}
-
-/// A tilt impulse (about the two tangents): b turned, a back.
-#[inline]
-fn tilt(a: &mut Motion, b: &mut Motion, c: &ContactConstraint, impulse: &Vector2) {
-    let [turns_a, turns_b] = &c.tilt_turns;
-    a.angvel -= turns_a[0] * impulse.x + turns_a[1] * impulse.y;
-    b.angvel += turns_b[0] * impulse.x + turns_b[1] * impulse.y;
-}
-
-/// Restitution, once after the substeps: a point that approached faster than `threshold` and
-/// pushed leaves at `e` times its approach speed.
-pub(crate) fn restitution(
-    c: &mut ContactConstraint,
-    body_a: &mut SolverBody,
-    body_b: &mut SolverBody,
-    threshold: Real,
-) {
-    if c.restitution != 0.0 {
-        let (mut a, mut b) = (Motion::of(body_a), Motion::of(body_b));
-        for p in c.points.iter_mut() {
-            if p.relative_velocity > -threshold || p.max_normal_impulse == 0.0 {
-                continue;
-            }
-            let vn = normal_speed(&a, &b, &c.normal, p);
-            let impulse = -p.normal_mass * (vn + c.restitution * p.relative_velocity);
-            let total = (p.normal_impulse + impulse).max(0.0);
-            let impulse = total - p.normal_impulse;
-            p.normal_impulse = total;
-            push(&mut a, &mut b, &c.normal, p, impulse);
-        }
-        a.store(body_a);
-        b.store(body_b);
-    }
-}
-
-/// The impulses of a constraint, for the persistent contact set.
-pub(crate) fn store_impulses(c: &ContactConstraint, pair: &ContactPair) -> CachedContact {
-    CachedContact {
-        a: pair.a,
-        b: pair.b,
-        points: c
-            .points
-            .iter()
-            .map(|p| CachedPoint {
-                id: p.id,
-                normal_impulse: p.normal_impulse,
-            })
-            .collect(),
-        friction_impulse: c.tangents[0] * c.friction_impulse.x
-            + c.tangents[1] * c.friction_impulse.y,
-        twist_impulse: c.twist_impulse,
-        tilt_impulse: c.tangents[0] * c.tilt_impulse.x + c.tangents[1] * c.tilt_impulse.y,
-    }
-}
-
-/// Whether the solver pushed the pair apart this step (a resting contact may sit a hair apart
-/// and still carry the weight above it).
-pub(crate) fn pushed(c: &ContactConstraint) -> bool {
-    c.points
-        .iter()
-        .any(|p| p.normal_impulse > 0.0 || p.max_normal_impulse > 0.0)
 }

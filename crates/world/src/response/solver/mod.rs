@@ -15,27 +15,34 @@
 //!
 //! Awake bodies are solved densely in handle order (static and sleeping ones share one fixed
 //! state) and constraints in colour order (`color`: the overflow, then each colour in pair
-//! order): the same world gives the same bits.
+//! order), four at a time in SIMD lanes (`batch`, `lanes`) or one at a time, with the same
+//! bits: the same world gives the same bits.
 
+mod batch;
 mod body;
 mod color;
 mod contact;
+mod lanes;
 mod schedule;
 mod soft;
 
 use crate::body::{BodyHandle, BodyKind, RigidBody};
 use crate::config::WorldConfig;
-use crate::contact::{CachedContact, ContactPair};
+use crate::contact::{CachedContact, CachedPoint, ContactPair};
 use crate::step::sleep::is_sleeping_pair;
+use arrayvec::ArrayVec;
 use body::SolverBody;
+use collide::FeatureId;
 use color::Coloring;
 use contact::{ContactConstraint, SolveSettings};
 use geom::{Matrix3, Real, UnitQuaternion};
-use schedule::{Velocities, for_each_constraint};
+use lanes::Lane;
+use schedule::Batches;
 use slotmap::SlotMap;
+use wide::f32x4;
 
 /// The solver's buffers, refilled every step (never saved, never change a result).
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub(crate) struct Solver {
     /// Per body (dense handle order), its slot in `states`: 0, a shared fixed state, for a
     /// static or sleeping body; its own slot for an awake dynamic or kinematic one. A world
@@ -49,16 +56,43 @@ pub(crate) struct Solver {
     kinds: Vec<BodyKind>,
     rotations: Vec<UnitQuaternion>,
     inertias: Vec<Option<Matrix3>>,
-    constraints: Vec<ContactConstraint>,
     /// Per constraint in pair order, the index of its pair in the step's contacts; its place in
-    /// `constraints` is `coloring.slots`.
+    /// solve order is `coloring.slots`.
     constraint_pairs: Vec<usize>,
-    /// The constraints' colours: `constraints` is in their solve order.
+    /// The constraints' colours, which give their solve order.
     coloring: Coloring,
-    /// The bodies' new velocities from a colour solved on several threads (`schedule`).
-    outputs: Vec<[Velocities; 2]>,
+    /// A constraint as `contact::prepare` makes it, before it goes into its lane.
+    scratch: ContactConstraint,
+    /// Per constraint in solve order, its points' feature ids (for the contact set).
+    ids: Vec<ArrayVec<FeatureId, 4>>,
+    /// The constraints in batches of one (the scalar solve) or four (the wide solve).
+    scalar: Batches<f32>,
+    wide: Batches<f32x4>,
+    /// Whether steps solve four constraints at a time (the default) or one: the same bits
+    /// either way.
+    pub(crate) wide_solve: bool,
     /// Last step's persistent contact set, read while this step's is written.
     previous_cache: Vec<CachedContact>,
+}
+
+impl Default for Solver {
+    fn default() -> Self {
+        Self {
+            slots: Vec::new(),
+            states: Vec::new(),
+            kinds: Vec::new(),
+            rotations: Vec::new(),
+            inertias: Vec::new(),
+            constraint_pairs: Vec::new(),
+            coloring: Coloring::default(),
+            scratch: ContactConstraint::default(),
+            ids: Vec::new(),
+            scalar: Batches::default(),
+            wide: Batches::default(),
+            wide_solve: true,
+            previous_cache: Vec::new(),
+        }
+    }
 }
 
 impl Solver {
@@ -77,16 +111,19 @@ impl Solver {
         config: &WorldConfig,
         touching: &mut Vec<bool>,
     ) {
-        let substeps = config.solver.substeps.max(1);
-        let h = config.dt / substeps as Real;
         std::mem::swap(cache, &mut self.previous_cache);
         self.gather(bodies);
-        self.prepare(bodies, contacts, indices, &config.solver);
-        let settings = SolveSettings::new(&config.solver, h);
-        schedule::on_worker(self.constraints.len(), || {
-            self.substeps(config, &settings, h, substeps);
-        });
-        self.store_impulses(bodies, contacts, cache, touching);
+        if self.wide_solve {
+            let mut batches = std::mem::take(&mut self.wide);
+            self.solve(&mut batches, bodies, contacts, indices, config);
+            self.store_impulses(&batches, bodies, contacts, cache, touching);
+            self.wide = batches;
+        } else {
+            let mut batches = std::mem::take(&mut self.scalar);
+            self.solve(&mut batches, bodies, contacts, indices, config);
+            self.store_impulses(&batches, bodies, contacts, cache, touching);
+            self.scalar = batches;
+        }
         for (body, &slot) in bodies.values_mut().zip(&self.slots) {
             if slot != 0 {
                 body::finish(body, &self.states[slot as usize]);
@@ -94,31 +131,33 @@ impl Solver {
         }
     }
 
-    /// The substeps and restitution.
-    fn substeps(&mut self, config: &WorldConfig, settings: &SolveSettings, h: Real, substeps: u32) {
-        let threshold = config.solver.restitution_threshold;
-        for _ in 0..substeps {
-            self.integrate_velocities(&config.gravity, h);
-            self.each_constraint(contact::warm_start);
-            self.each_constraint(|c, a, b| contact::solve(c, a, b, settings, true));
-            self.integrate_positions(h, config.solver.max_push_out_speed);
-            self.each_constraint(|c, a, b| contact::solve(c, a, b, settings, false));
-        }
-        self.each_constraint(|c, a, b| contact::restitution(c, a, b, threshold));
-    }
-
-    /// Runs a stage on every constraint, colour by colour (`schedule`).
-    fn each_constraint(
+    /// Prepares the constraints into `batches`, then runs the substeps and restitution.
+    fn solve<L: Lane>(
         &mut self,
-        stage: impl Fn(&mut ContactConstraint, &mut SolverBody, &mut SolverBody) + Sync,
+        batches: &mut Batches<L>,
+        bodies: &SlotMap<BodyHandle, RigidBody>,
+        contacts: &[ContactPair],
+        indices: &[(u32, u32)],
+        config: &WorldConfig,
     ) {
-        for_each_constraint(
-            &mut self.states,
-            &mut self.constraints,
-            &self.coloring,
-            &mut self.outputs,
-            stage,
-        );
+        let substeps = config.solver.substeps.max(1);
+        let h = config.dt / substeps as Real;
+        self.prepare(batches, bodies, contacts, indices, &config.solver);
+        let settings = SolveSettings::new(&config.solver, h);
+        let threshold = config.solver.restitution_threshold;
+        let max_push_out_speed = config.solver.max_push_out_speed;
+        let states = &mut self.states;
+        let (kinds, rotations, inertias) = (&self.kinds, &self.rotations, &self.inertias);
+        schedule::on_worker(self.constraint_pairs.len(), || {
+            for _ in 0..substeps {
+                integrate_velocities(states, kinds, rotations, inertias, &config.gravity, h);
+                batches.for_each(states, batch::warm_start);
+                batches.for_each(states, |c, b| batch::solve(c, b, &settings, true));
+                integrate_positions(states, kinds, h, max_push_out_speed);
+                batches.for_each(states, |c, b| batch::solve(c, b, &settings, false));
+            }
+            batches.for_each(states, |c, b| batch::restitution(c, b, threshold));
+        });
     }
 
     /// The solver state of every awake dynamic or kinematic body, in handle order after the
@@ -149,10 +188,11 @@ impl Solver {
     }
 
     /// One constraint per contact that involves an awake dynamic body, warm started from last
-    /// step's contact set (sorted by pair, as `contacts` are: one merge walk), placed in the
-    /// solve order of its colour.
-    fn prepare(
+    /// step's contact set (sorted by pair, as `contacts` are: one merge walk), placed in its
+    /// lane of the batches, in the solve order of its colour.
+    fn prepare<L: Lane>(
         &mut self,
+        batches: &mut Batches<L>,
         bodies: &SlotMap<BodyHandle, RigidBody>,
         contacts: &[ContactPair],
         indices: &[(u32, u32)],
@@ -174,51 +214,38 @@ impl Solver {
             self.constraint_pairs.push(k);
         }
         self.coloring.finish();
-        // Constraints are filled in place, reusing last step's slots.
-        self.constraints
-            .resize_with(self.constraint_pairs.len(), ContactConstraint::default);
+        batches.layout(&self.coloring);
+        self.ids
+            .resize_with(self.constraint_pairs.len(), ArrayVec::new);
         let mut cached = self.previous_cache.iter().peekable();
-        for (&k, &slot) in self.constraint_pairs.iter().zip(&self.coloring.slots) {
+        for (&k, &place) in self.constraint_pairs.iter().zip(&self.coloring.slots) {
             let (pair, (i, j)) = (&contacts[k], indices[k]);
             let (i, j) = (self.slots[i as usize], self.slots[j as usize]);
             while cached.next_if(|c| (c.a, c.b) < (pair.a, pair.b)).is_some() {}
             let warm = cached.next_if(|c| (c.a, c.b) == (pair.a, pair.b));
+            let states = (&self.states[i as usize], &self.states[j as usize]);
             contact::prepare(
-                &mut self.constraints[slot as usize],
+                &mut self.scratch,
                 pair,
                 (i, j),
                 (&bodies[pair.a], &bodies[pair.b]),
-                (&self.states[i as usize], &self.states[j as usize]),
+                states,
                 warm,
                 (solver.speculative_margin, solver.rolling_resistance),
             );
+            let (batch, lane) = batches.locate(place as usize);
+            batches.batches[batch].set(lane, &self.scratch, states);
+            self.ids[place as usize] = self.scratch.points.iter().map(|p| p.id).collect();
         }
-    }
-
-    fn integrate_velocities(&mut self, gravity: &geom::Vector3, h: Real) {
-        for (k, state) in self.states.iter_mut().enumerate() {
-            if self.kinds[k] == BodyKind::Dynamic {
-                let gyroscopic = self.inertias[k]
-                    .as_ref()
-                    .map(|inertia| (state.delta_rotation * self.rotations[k], inertia));
-                body::integrate_velocity(state, gyroscopic, gravity, h);
-            }
-        }
-    }
-
-    fn integrate_positions(&mut self, h: Real, max_push_out_speed: Real) {
-        for (k, state) in self.states.iter_mut().enumerate() {
-            if self.kinds[k] != BodyKind::Static {
-                body::integrate_position(state, h, max_push_out_speed);
-            }
-        }
+        batches.clear_padding(&ContactConstraint::default());
     }
 
     /// The new persistent contact set, in pair order (pairs that carried no impulse have
     /// nothing to warm start and are left out; pairs that sleep keep theirs, moved from last
     /// step's set), and which contacts touched.
-    fn store_impulses(
+    fn store_impulses<L: Lane>(
         &mut self,
+        batches: &Batches<L>,
         bodies: &SlotMap<BodyHandle, RigidBody>,
         contacts: &[ContactPair],
         cache: &mut Vec<CachedContact>,
@@ -237,26 +264,68 @@ impl Solver {
         };
         let mut previous = std::mem::take(&mut self.previous_cache);
         previous.retain(|e| sleeping_pair(e.a, e.b));
-        if !self.constraints.iter().any(contact::pushed) {
-            // Nothing awake touches: the set is the sleeping pairs' entries, kept in place.
-            std::mem::swap(cache, &mut previous);
-            self.previous_cache = previous;
-            return;
-        }
         let mut sleeping = previous.drain(..).peekable();
-        for (&k, &slot) in self.constraint_pairs.iter().zip(&self.coloring.slots) {
-            let c = &self.constraints[slot as usize];
-            if contact::pushed(c) {
-                touching[k] = true;
-                let entry = contact::store_impulses(c, &contacts[k]);
-                while let Some(old) = sleeping.next_if(|e| (e.a, e.b) < (entry.a, entry.b)) {
-                    cache.push(old);
-                }
-                cache.push(entry);
+        for (&k, &place) in self.constraint_pairs.iter().zip(&self.coloring.slots) {
+            let (batch, lane) = batches.locate(place as usize);
+            let c = &batches.batches[batch];
+            if !c.pushed(lane) {
+                continue;
             }
+            touching[k] = true;
+            let pair = &contacts[k];
+            let (normal, friction_impulse, tilt_impulse, twist_impulse) = c.impulses(lane);
+            let entry = CachedContact {
+                a: pair.a,
+                b: pair.b,
+                points: self.ids[place as usize]
+                    .iter()
+                    .zip(normal)
+                    .map(|(&id, normal_impulse)| CachedPoint { id, normal_impulse })
+                    .collect(),
+                friction_impulse,
+                twist_impulse,
+                tilt_impulse,
+            };
+            while let Some(old) = sleeping.next_if(|e| (e.a, e.b) < (entry.a, entry.b)) {
+                cache.push(old);
+            }
+            cache.push(entry);
         }
         // Pairs that sleep keep their impulses for when they wake.
         cache.extend(sleeping);
         self.previous_cache = previous;
+    }
+}
+
+/// Per substep, the velocity update of every awake dynamic body (`body::integrate_velocity`).
+fn integrate_velocities(
+    states: &mut [SolverBody],
+    kinds: &[BodyKind],
+    rotations: &[UnitQuaternion],
+    inertias: &[Option<Matrix3>],
+    gravity: &geom::Vector3,
+    h: Real,
+) {
+    for (k, state) in states.iter_mut().enumerate() {
+        if kinds[k] == BodyKind::Dynamic {
+            let gyroscopic = inertias[k]
+                .as_ref()
+                .map(|inertia| (state.delta_rotation * rotations[k], inertia));
+            body::integrate_velocity(state, gyroscopic, gravity, h);
+        }
+    }
+}
+
+/// Per substep, the position update of every awake dynamic or kinematic body.
+fn integrate_positions(
+    states: &mut [SolverBody],
+    kinds: &[BodyKind],
+    h: Real,
+    max_push_out_speed: Real,
+) {
+    for (k, state) in states.iter_mut().enumerate() {
+        if kinds[k] != BodyKind::Static {
+            body::integrate_position(state, h, max_push_out_speed);
+        }
     }
 }

@@ -1,124 +1,150 @@
-//! Running a stage over the constraints, colour by colour, on one thread or several.
+//! Running a stage over the constraints' batches, colour by colour, on one thread or several.
 //!
 //! The constraints of one colour move disjoint bodies (`color`), so within a colour the order
-//! does not matter: each constraint reads and writes only its own two bodies. A colour large
-//! enough is split into blocks that rayon's threads solve at once, each constraint working on
-//! copies of its bodies and leaving their new velocities in its own output slot; the slots are
-//! then written back to the bodies in order. A fixed body (static, sleeping or kinematic: zero
-//! inverse mass), which constraints of one colour may share, is never written: no impulse
-//! changes it. So every constraint computes on the same values as it would on one thread, and
-//! a step gives the same bits at any thread count (`tests/solver_determinism.rs`).
+//! does not matter: each batch reads and writes only its own lanes' bodies. A colour large
+//! enough is split into blocks of batches that rayon's threads solve at once, each batch
+//! leaving its bodies' new velocities in its own output slot; the slots are then written back
+//! to the bodies in order. A fixed body (static, sleeping or kinematic: zero inverse mass),
+//! which constraints of one colour may share, is never written: no impulse changes it. So every
+//! constraint computes on the same values as it would on one thread, and a step gives the same
+//! bits at any thread count (`tests/solver_determinism.rs`).
+//!
+//! The batches: the overflow's constraints (which may share bodies) one per batch, solved in
+//! order; then each colour's constraints `L::WIDTH` to a batch, the last batch of a colour
+//! padded with empty lanes.
 
 // Without the parallel feature the blocks and their outputs go unused.
 #![cfg_attr(not(feature = "parallel"), allow(dead_code))]
 
+use super::batch::{Batch, Moved};
 use super::body::SolverBody;
 use super::color::{COLORS, Coloring};
 use super::contact::ContactConstraint;
-use geom::Vector3;
+use super::lanes::Lane;
 
 /// Constraints per block handed to a thread: below about this many, a thread costs more to
 /// wake than the block takes to solve.
 const BLOCK: usize = 128;
 
-/// What a constraint changes in a body during a stage.
-#[derive(Debug, Clone, Copy, Default)]
-pub(crate) struct Velocities {
-    linvel: Vector3,
-    angvel: Vector3,
-    push_linvel: Vector3,
-    push_angvel: Vector3,
+/// The constraints of a step in batches of `L::WIDTH`, in solve order.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Batches<L: Lane> {
+    pub(crate) batches: Vec<Batch<L>>,
+    /// The first batch of each colour, then the end: the overflow's batches come before
+    /// `starts[0]`.
+    starts: [usize; COLORS + 1],
+    /// The constraints' first place in solve order per colour (`Coloring::starts`).
+    places: [usize; COLORS + 1],
+    /// The bodies' new velocities from a colour solved on several threads.
+    outputs: Vec<Moved<L>>,
 }
 
-impl Velocities {
-    fn of(body: &SolverBody) -> Self {
-        Self {
-            linvel: body.linvel,
-            angvel: body.angvel,
-            push_linvel: body.push_linvel,
-            push_angvel: body.push_angvel,
+impl<L: Lane> Batches<L> {
+    /// Lays out the batches for `coloring`'s colours (their lanes are then filled with
+    /// [`Batch::set`] and the padding emptied with [`Batches::clear_padding`]).
+    pub(crate) fn layout(&mut self, coloring: &Coloring) {
+        let places = coloring.starts.map(|s| s as usize);
+        let mut starts = [0; COLORS + 1];
+        starts[0] = places[0];
+        for color in 0..COLORS {
+            let count = places[color + 1] - places[color];
+            starts[color + 1] = starts[color] + count.div_ceil(L::WIDTH);
+        }
+        self.starts = starts;
+        self.places = places;
+        self.batches.resize_with(starts[COLORS], Batch::default);
+    }
+
+    /// The batch and lane of the constraint at `place` in solve order.
+    #[inline]
+    pub(crate) fn locate(&self, place: usize) -> (usize, usize) {
+        if place < self.places[0] {
+            return (place, 0);
+        }
+        let color = self.places.partition_point(|&start| start <= place) - 1;
+        let offset = place - self.places[color];
+        (self.starts[color] + offset / L::WIDTH, offset % L::WIDTH)
+    }
+
+    /// Empties the lanes no constraint fills: the overflow batches' lanes after the first and
+    /// the lanes after the last constraint of each colour.
+    pub(crate) fn clear_padding(&mut self, empty: &ContactConstraint) {
+        let fixed = (&SolverBody::FIXED, &SolverBody::FIXED);
+        for batch in &mut self.batches[..self.starts[0]] {
+            for lane in 1..L::WIDTH {
+                batch.set(lane, empty, fixed);
+            }
+        }
+        for color in 0..COLORS {
+            let count = self.places[color + 1] - self.places[color];
+            if !count.is_multiple_of(L::WIDTH) {
+                let batch = &mut self.batches[self.starts[color + 1] - 1];
+                for lane in count % L::WIDTH..L::WIDTH {
+                    batch.set(lane, empty, fixed);
+                }
+            }
         }
     }
 
-    /// Writes the velocities into `body`, unless it is fixed.
-    fn store(&self, body: &mut SolverBody) {
-        if body.inverse_mass != 0.0 {
-            body.linvel = self.linvel;
-            body.angvel = self.angvel;
-            body.push_linvel = self.push_linvel;
-            body.push_angvel = self.push_angvel;
-        }
-    }
-}
-
-/// Runs `stage` on every constraint with its two bodies: the overflow first, on this thread,
-/// then each colour, its blocks on rayon's threads when there are several. `outputs` is a
-/// buffer the parallel path writes the bodies' new velocities into.
-pub(crate) fn for_each_constraint<F>(
-    bodies: &mut [SolverBody],
-    constraints: &mut [ContactConstraint],
-    coloring: &Coloring,
-    outputs: &mut Vec<[Velocities; 2]>,
-    stage: F,
-) where
-    F: Fn(&mut ContactConstraint, &mut SolverBody, &mut SolverBody) + Sync,
-{
-    let overflow = coloring.starts[0] as usize;
-    in_order(bodies, &mut constraints[..overflow], &stage);
-    #[cfg(feature = "parallel")]
-    let parallel = rayon::current_num_threads() > 1;
-    for color in 0..COLORS {
-        let range = coloring.starts[color] as usize..coloring.starts[color + 1] as usize;
-        let constraints = &mut constraints[range];
+    /// Runs `stage` on every batch and writes the velocities it leaves back into `bodies`:
+    /// the overflow first, on this thread, then each colour, its blocks on rayon's threads when
+    /// there are several.
+    pub(crate) fn for_each<F>(&mut self, bodies: &mut [SolverBody], stage: F)
+    where
+        F: Fn(&mut Batch<L>, &[SolverBody]) -> Moved<L> + Sync,
+    {
+        let overflow = self.starts[0];
+        in_order(bodies, &mut self.batches[..overflow], &stage);
         #[cfg(feature = "parallel")]
-        if parallel && constraints.len() >= 2 * BLOCK {
-            solve_parallel(bodies, constraints, outputs, &stage);
-            continue;
+        let parallel = rayon::current_num_threads() > 1;
+        for color in 0..COLORS {
+            let batches = &mut self.batches[self.starts[color]..self.starts[color + 1]];
+            #[cfg(feature = "parallel")]
+            if parallel && batches.len() * <L as Lane>::WIDTH >= 2 * BLOCK {
+                solve_parallel(bodies, batches, &mut self.outputs, &stage);
+                continue;
+            }
+            in_order(bodies, batches, &stage);
         }
-        in_order(bodies, constraints, &stage);
     }
-    #[cfg(not(feature = "parallel"))]
-    let _ = outputs;
 }
 
-/// Runs `stage` on `constraints` one after the other, on this thread.
-fn in_order<F>(bodies: &mut [SolverBody], constraints: &mut [ContactConstraint], stage: &F)
+/// Runs `stage` on `batches` one after the other, on this thread.
+fn in_order<L: Lane, F>(bodies: &mut [SolverBody], batches: &mut [Batch<L>], stage: &F)
 where
-    F: Fn(&mut ContactConstraint, &mut SolverBody, &mut SolverBody),
+    F: Fn(&mut Batch<L>, &[SolverBody]) -> Moved<L>,
 {
-    for c in constraints {
-        let (a, b) = pair_of(bodies, c);
-        stage(c, a, b);
+    for c in batches {
+        let moved = stage(c, bodies);
+        moved.store(c, bodies);
     }
 }
 
-/// One colour's constraints on rayon's threads, through `outputs`.
+/// One colour's batches on rayon's threads, through `outputs`.
 #[cfg(feature = "parallel")]
-fn solve_parallel<F>(
+fn solve_parallel<L: Lane, F>(
     bodies: &mut [SolverBody],
-    constraints: &mut [ContactConstraint],
-    outputs: &mut Vec<[Velocities; 2]>,
+    batches: &mut [Batch<L>],
+    outputs: &mut Vec<Moved<L>>,
     stage: &F,
 ) where
-    F: Fn(&mut ContactConstraint, &mut SolverBody, &mut SolverBody) + Sync,
+    F: Fn(&mut Batch<L>, &[SolverBody]) -> Moved<L> + Sync,
 {
     use rayon::prelude::*;
-    outputs.resize(constraints.len(), Default::default());
-    let outputs = &mut outputs[..constraints.len()];
+    outputs.resize(batches.len(), Default::default());
+    let outputs = &mut outputs[..batches.len()];
     let shared: &[SolverBody] = bodies;
-    constraints
-        .par_chunks_mut(BLOCK)
-        .zip(outputs.par_chunks_mut(BLOCK))
+    let block = BLOCK / L::WIDTH;
+    batches
+        .par_chunks_mut(block)
+        .zip(outputs.par_chunks_mut(block))
         .for_each(|(block, out)| {
             for (c, out) in block.iter_mut().zip(out) {
-                let (mut a, mut b) = (shared[c.a as usize], shared[c.b as usize]);
-                stage(c, &mut a, &mut b);
-                *out = [Velocities::of(&a), Velocities::of(&b)];
+                *out = stage(c, shared);
             }
         });
-    for (c, [a, b]) in constraints.iter().zip(outputs.iter()) {
-        a.store(&mut bodies[c.a as usize]);
-        b.store(&mut bodies[c.b as usize]);
+    for (c, moved) in batches.iter().zip(outputs.iter()) {
+        moved.store(c, bodies);
     }
 }
 
@@ -136,22 +162,4 @@ pub(crate) fn on_worker(constraints: usize, work: impl FnOnce() + Send) {
     }
     let _ = constraints;
     work();
-}
-
-/// The two bodies of a constraint, borrowed from the dense array. A fixed body's state is
-/// shared by all its constraints and never changes (its inverse mass and inertia are zero, so
-/// every impulse adds exactly zero to it).
-fn pair_of<'a>(
-    bodies: &'a mut [SolverBody],
-    c: &ContactConstraint,
-) -> (&'a mut SolverBody, &'a mut SolverBody) {
-    let (i, j) = (c.a as usize, c.b as usize);
-    debug_assert!(i != j);
-    if i < j {
-        let (low, high) = bodies.split_at_mut(j);
-        (&mut low[i], &mut high[0])
-    } else {
-        let (low, high) = bodies.split_at_mut(i);
-        (&mut high[0], &mut low[j])
-    }
 }

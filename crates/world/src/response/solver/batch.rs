@@ -1,0 +1,592 @@
+//! Contact constraints in batches, one constraint per lane (`lanes`), and the stages that run
+//! on a batch: [`warm_start`], [`solve`] (with bias, then without: relax, with friction) per
+//! substep, [`restitution`] after them. `contact::prepare` makes each constraint and
+//! [`Batch::set`] puts it in its lane; the constraints of a batch share no moving body (they are
+//! of one colour, or alone in theirs), so a batch reads its bodies' velocities at once, solves
+//! its lanes side by side and leaves the new velocities in a [`Moved`] that the caller writes
+//! back.
+//!
+//! A lane without a constraint, or a point a constraint lacks, is solved like the others and its
+//! results thrown away: every state a row changes is chosen per lane ([`Lane::select`]) between
+//! its new and its old value, so an absent point or a branch a lane does not take leaves its bits
+//! exactly as they were, as the one-constraint solve that skips it would. Frames, signs and the
+//! rows are those of `contact`.
+
+use super::body::SolverBody;
+use super::contact::{ConstraintPoint, ContactConstraint, DEEP_OVERLAP, SolveSettings};
+use super::lanes::{Lane, V3};
+use geom::{Matrix3, Real, Vector2, Vector3};
+
+/// A 2x2 matrix of lanes, `m[row][column]`.
+type M2<L> = [[L; 2]; 2];
+/// A 3x3 matrix of lanes, `m[row][column]`.
+type M3<L> = [[L; 3]; 3];
+
+/// `m v`, in nalgebra's order: `m[r][0] v0 + m[r][1] v1`.
+#[inline]
+fn mul2<L: Lane>(m: &M2<L>, v: &[L; 2]) -> [L; 2] {
+    [
+        m[0][0] * v[0] + m[0][1] * v[1],
+        m[1][0] * v[0] + m[1][1] * v[1],
+    ]
+}
+
+/// `m v`, in nalgebra's order: `(m[r][0] v.x + m[r][1] v.y) + m[r][2] v.z`.
+#[inline]
+fn mul3<L: Lane>(m: &M3<L>, v: &V3<L>) -> V3<L> {
+    let row = |r: &[L; 3]| r[0] * v.x + r[1] * v.y + r[2] * v.z;
+    V3 {
+        x: row(&m[0]),
+        y: row(&m[1]),
+        z: row(&m[2]),
+    }
+}
+
+/// One point slot of a batch: a point's non-penetration row per lane (see `ConstraintPoint`).
+#[derive(Debug, Clone, Copy, Default)]
+struct PointLanes<L> {
+    arm_a: V3<L>,
+    arm_b: V3<L>,
+    turn_a: V3<L>,
+    turn_b: V3<L>,
+    separation: L,
+    normal_mass: L,
+    relative_velocity: L,
+    normal_impulse: L,
+    max_normal_impulse: L,
+    lever_arm: L,
+}
+
+/// Up to `L::WIDTH` contact constraints, one per lane (see `ContactConstraint` for the rows).
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Batch<L: Lane> {
+    /// Per lane, the bodies' indices in the solver's dense arrays (0, the fixed state, in an
+    /// empty lane).
+    a: L::Indices,
+    b: L::Indices,
+    /// `[a, b]`; zero for a fixed body, which is never written.
+    inverse_mass: [L; 2],
+    normal: V3<L>,
+    tangents: [V3<L>; 2],
+    friction: L,
+    restitution: L,
+    /// 1 against a static or kinematic body (stiffer), 0 otherwise.
+    fixed_pair: L,
+    /// How many of `points` the lane's constraint has.
+    point_count: L,
+    points: [PointLanes<L>; 4],
+    friction_arms: [[V3<L>; 2]; 2],
+    friction_turns: [[V3<L>; 2]; 2],
+    twist_turns: [V3<L>; 2],
+    tangent_mass: M2<L>,
+    friction_impulse: [L; 2],
+    twist_mass: L,
+    twist_impulse: L,
+    tilt_turns: [[V3<L>; 2]; 2],
+    tilt_mass: M2<L>,
+    support_radius: L,
+    tilt_impulse: [L; 2],
+    rolling_resistance: L,
+    rolling_mass: M3<L>,
+    rolling_impulse: V3<L>,
+    /// `[a, b]`, world space: how a rolling impulse turns each body.
+    inverse_inertia: [M3<L>; 2],
+}
+
+/// A body's velocities in a stage, per lane.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct Motion<L> {
+    linvel: V3<L>,
+    angvel: V3<L>,
+}
+
+impl<L: Lane> Motion<L> {
+    #[inline]
+    fn select(mask: L::Mask, t: &Self, f: &Self) -> Self {
+        Self {
+            linvel: V3::select(mask, &t.linvel, &f.linvel),
+            angvel: V3::select(mask, &t.angvel, &f.angvel),
+        }
+    }
+}
+
+/// What a stage leaves in a batch's bodies: `[a, b]` velocities, and push-out velocities when
+/// some lane pushed a deep overlap out.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Moved<L> {
+    motion: [Motion<L>; 2],
+    push: Option<[Motion<L>; 2]>,
+}
+
+fn set_matrix3<L: Lane>(m: &mut M3<L>, lane: usize, value: &Matrix3) {
+    for (r, row) in m.iter_mut().enumerate() {
+        for (c, x) in row.iter_mut().enumerate() {
+            x.set_lane(lane, value[(r, c)]);
+        }
+    }
+}
+
+fn set_matrix2<L: Lane>(m: &mut M2<L>, lane: usize, value: &geom::na::Matrix2<Real>) {
+    for (r, row) in m.iter_mut().enumerate() {
+        for (c, x) in row.iter_mut().enumerate() {
+            x.set_lane(lane, value[(r, c)]);
+        }
+    }
+}
+
+fn set_pair<L: Lane>(v: &mut [L; 2], lane: usize, value: &Vector2) {
+    v[0].set_lane(lane, value.x);
+    v[1].set_lane(lane, value.y);
+}
+
+impl<L: Lane> Batch<L> {
+    /// Puts `c` in `lane` (the default constraint empties it), with the world-space inverse
+    /// inertias of its bodies.
+    pub(crate) fn set(
+        &mut self,
+        lane: usize,
+        c: &ContactConstraint,
+        (body_a, body_b): (&SolverBody, &SolverBody),
+    ) {
+        self.a.as_mut()[lane] = c.a;
+        self.b.as_mut()[lane] = c.b;
+        self.inverse_mass[0].set_lane(lane, body_a.inverse_mass);
+        self.inverse_mass[1].set_lane(lane, body_b.inverse_mass);
+        self.normal.set_lane(lane, &c.normal);
+        for k in 0..2 {
+            self.tangents[k].set_lane(lane, &c.tangents[k]);
+            for side in 0..2 {
+                self.friction_arms[side][k].set_lane(lane, &c.friction_arms[side][k]);
+                self.friction_turns[side][k].set_lane(lane, &c.friction_turns[side][k]);
+                self.tilt_turns[side][k].set_lane(lane, &c.tilt_turns[side][k]);
+            }
+            self.twist_turns[k].set_lane(lane, &c.twist_turns[k]);
+        }
+        self.friction.set_lane(lane, c.friction);
+        self.restitution.set_lane(lane, c.restitution);
+        self.fixed_pair
+            .set_lane(lane, if c.fixed_pair { 1.0 } else { 0.0 });
+        self.point_count.set_lane(lane, c.points.len() as Real);
+        const EMPTY: ConstraintPoint = ConstraintPoint::EMPTY;
+        for (k, slot) in self.points.iter_mut().enumerate() {
+            let p = c.points.get(k).unwrap_or(&EMPTY);
+            slot.arm_a.set_lane(lane, &p.arm_a);
+            slot.arm_b.set_lane(lane, &p.arm_b);
+            slot.turn_a.set_lane(lane, &p.turn_a);
+            slot.turn_b.set_lane(lane, &p.turn_b);
+            slot.separation.set_lane(lane, p.separation);
+            slot.normal_mass.set_lane(lane, p.normal_mass);
+            slot.relative_velocity.set_lane(lane, p.relative_velocity);
+            slot.normal_impulse.set_lane(lane, p.normal_impulse);
+            slot.max_normal_impulse.set_lane(lane, p.max_normal_impulse);
+            slot.lever_arm.set_lane(lane, p.lever_arm);
+        }
+        set_matrix2(&mut self.tangent_mass, lane, &c.tangent_mass);
+        set_pair(&mut self.friction_impulse, lane, &c.friction_impulse);
+        self.twist_mass.set_lane(lane, c.twist_mass);
+        self.twist_impulse.set_lane(lane, c.twist_impulse);
+        set_matrix2(&mut self.tilt_mass, lane, &c.tilt_mass);
+        self.support_radius.set_lane(lane, c.support_radius);
+        set_pair(&mut self.tilt_impulse, lane, &c.tilt_impulse);
+        self.rolling_resistance.set_lane(lane, c.rolling_resistance);
+        set_matrix3(&mut self.rolling_mass, lane, &c.rolling_mass);
+        self.rolling_impulse.set_lane(lane, &c.rolling_impulse);
+        set_matrix3(&mut self.inverse_inertia[0], lane, &body_a.inverse_inertia);
+        set_matrix3(&mut self.inverse_inertia[1], lane, &body_b.inverse_inertia);
+    }
+
+    /// The accumulated impulses of the constraint in `lane`: per point the normal impulse,
+    /// then the friction and tilt impulses (world space) and the twist impulse.
+    pub(crate) fn impulses(&self, lane: usize) -> ([Real; 4], Vector3, Vector3, Real) {
+        let t = [self.tangents[0].lane(lane), self.tangents[1].lane(lane)];
+        let world = |v: &[L; 2]| t[0] * v[0].lane(lane) + t[1] * v[1].lane(lane);
+        (
+            self.points.map(|p| p.normal_impulse.lane(lane)),
+            world(&self.friction_impulse),
+            world(&self.tilt_impulse),
+            self.twist_impulse.lane(lane),
+        )
+    }
+
+    /// Whether the solver pushed the pair in `lane` apart this step.
+    pub(crate) fn pushed(&self, lane: usize) -> bool {
+        self.points
+            .iter()
+            .any(|p| p.normal_impulse.lane(lane) > 0.0 || p.max_normal_impulse.lane(lane) > 0.0)
+    }
+
+    /// The lanes that hold a point `k`.
+    #[inline]
+    fn has_point(&self, k: usize) -> L::Mask {
+        self.point_count.gt(L::splat(k as Real))
+    }
+
+    /// The velocities of the batch's bodies.
+    #[inline]
+    fn motions(&self, bodies: &[SolverBody]) -> [Motion<L>; 2] {
+        let motion = |index: &L::Indices| {
+            let index = index.as_ref();
+            Motion {
+                linvel: V3::gather(|i| bodies[index[i] as usize].linvel),
+                angvel: V3::gather(|i| bodies[index[i] as usize].angvel),
+            }
+        };
+        [motion(&self.a), motion(&self.b)]
+    }
+
+    /// The push-out velocities of the batch's bodies.
+    #[inline]
+    fn push_motions(indices: [L::Indices; 2], bodies: &[SolverBody]) -> [Motion<L>; 2] {
+        let motion = |index: &L::Indices| {
+            let index = index.as_ref();
+            Motion {
+                linvel: V3::gather(|i| bodies[index[i] as usize].push_linvel),
+                angvel: V3::gather(|i| bodies[index[i] as usize].push_angvel),
+            }
+        };
+        [motion(&indices[0]), motion(&indices[1])]
+    }
+}
+
+impl<L: Lane> Moved<L> {
+    /// Writes the velocities back into the batch's bodies, except into fixed ones (static,
+    /// sleeping or kinematic: no impulse changes them, and constraints of one batch may share
+    /// them) and empty lanes.
+    #[inline]
+    pub(crate) fn store(&self, c: &Batch<L>, bodies: &mut [SolverBody]) {
+        for (side, index) in [c.a.as_ref(), c.b.as_ref()].into_iter().enumerate() {
+            for (lane, &index) in index.iter().enumerate() {
+                if c.inverse_mass[side].lane(lane) == 0.0 {
+                    continue;
+                }
+                let body = &mut bodies[index as usize];
+                body.linvel = self.motion[side].linvel.lane(lane);
+                body.angvel = self.motion[side].angvel.lane(lane);
+                if let Some(push) = &self.push {
+                    body.push_linvel = push[side].linvel.lane(lane);
+                    body.push_angvel = push[side].angvel.lane(lane);
+                }
+            }
+        }
+    }
+}
+
+/// The speed at which the point closes along the normal (negative when approaching).
+#[inline]
+fn normal_speed<L: Lane>(a: &Motion<L>, b: &Motion<L>, n: &V3<L>, p: &PointLanes<L>) -> L {
+    b.linvel.sub(&a.linvel).dot(n) + b.angvel.dot(&p.arm_b) - a.angvel.dot(&p.arm_a)
+}
+
+/// A normal impulse at the point: b pushed along `n`, a back (velocities or push-out
+/// velocities alike).
+#[inline]
+fn push<L: Lane>(
+    [a, b]: &[Motion<L>; 2],
+    [ma, mb]: [L; 2],
+    n: &V3<L>,
+    p: &PointLanes<L>,
+    impulse: L,
+) -> [Motion<L>; 2] {
+    [
+        Motion {
+            linvel: a.linvel.sub(&n.scale(impulse * ma)),
+            angvel: a.angvel.sub(&p.turn_a.scale(impulse)),
+        },
+        Motion {
+            linvel: b.linvel.add(&n.scale(impulse * mb)),
+            angvel: b.angvel.add(&p.turn_b.scale(impulse)),
+        },
+    ]
+}
+
+/// `turns[0] x + turns[1] y`.
+#[inline]
+fn combine<L: Lane>(turns: &[V3<L>; 2], impulse: &[L; 2]) -> V3<L> {
+    turns[0].scale(impulse[0]).add(&turns[1].scale(impulse[1]))
+}
+
+/// A friction impulse (along the two tangents) at the friction centre: b dragged along, a back.
+#[inline]
+fn rub<L: Lane>(m: &mut [Motion<L>; 2], c: &Batch<L>, impulse: &[L; 2]) {
+    let linear = combine(&c.tangents, impulse);
+    let [turns_a, turns_b] = &c.friction_turns;
+    m[0].linvel = m[0].linvel.sub(&linear.scale(c.inverse_mass[0]));
+    m[0].angvel = m[0].angvel.sub(&combine(turns_a, impulse));
+    m[1].linvel = m[1].linvel.add(&linear.scale(c.inverse_mass[1]));
+    m[1].angvel = m[1].angvel.add(&combine(turns_b, impulse));
+}
+
+/// A tilt impulse (about the two tangents): b turned, a back.
+#[inline]
+fn tilt<L: Lane>(m: &mut [Motion<L>; 2], c: &Batch<L>, impulse: &[L; 2]) {
+    m[0].angvel = m[0].angvel.sub(&combine(&c.tilt_turns[0], impulse));
+    m[1].angvel = m[1].angvel.add(&combine(&c.tilt_turns[1], impulse));
+}
+
+/// `total` held to a disc (a ball) of radius `limit`: scaled down to it when longer.
+#[inline]
+fn clamp_length<L: Lane, const N: usize>(total: [L; N], limit: L) -> [L; N] {
+    let mut length_sq = total[0] * total[0];
+    for x in &total[1..] {
+        length_sq = length_sq + *x * *x;
+    }
+    let outside = length_sq.gt(limit * limit);
+    let scale = limit / length_sq.sqrt();
+    let mut total = total;
+    for x in &mut total {
+        *x = L::select(outside, *x * scale, *x);
+    }
+    total
+}
+
+/// Applies the accumulated impulses, once per substep (the accumulated impulse is the
+/// per-substep one, as in Box2D).
+pub(crate) fn warm_start<L: Lane>(c: &mut Batch<L>, bodies: &[SolverBody]) -> Moved<L> {
+    let mut m = c.motions(bodies);
+    for (k, p) in c.points.iter().enumerate() {
+        let has = c.has_point(k);
+        if !L::any(has) {
+            break; // points fill their slots in order
+        }
+        let pushed = push(&m, c.inverse_mass, &c.normal, p, p.normal_impulse);
+        m[0] = Motion::select(has, &pushed[0], &m[0]);
+        m[1] = Motion::select(has, &pushed[1], &m[1]);
+    }
+    rub(&mut m, c, &c.friction_impulse);
+    m[0].angvel = m[0].angvel.sub(&c.twist_turns[0].scale(c.twist_impulse));
+    m[1].angvel = m[1].angvel.add(&c.twist_turns[1].scale(c.twist_impulse));
+    tilt(&mut m, c, &c.tilt_impulse);
+    let rolls = c.rolling_resistance.gt(L::splat(0.0));
+    if L::any(rolls) {
+        let a = m[0]
+            .angvel
+            .sub(&mul3(&c.inverse_inertia[0], &c.rolling_impulse));
+        let b = m[1]
+            .angvel
+            .add(&mul3(&c.inverse_inertia[1], &c.rolling_impulse));
+        m[0].angvel = V3::select(rolls, &a, &m[0].angvel);
+        m[1].angvel = V3::select(rolls, &b, &m[1].angvel);
+    }
+    Moved {
+        motion: m,
+        push: None,
+    }
+}
+
+/// One Gauss-Seidel pass (see `contact` for the rows). With `use_bias` (the soft iteration):
+/// points still apart get the speculative bias `s / h`, which lets them close exactly;
+/// penetrating points are pushed out softly, at most at `max_push_out_speed` (those deeper than
+/// [`DEEP_OVERLAP`] through the push-out velocities, their velocity row rigid); then the tilt
+/// row; no friction. Without (the relax iteration): rigid, no bias, then the tilt row, twist and
+/// friction at the friction centre, clamped by Coulomb's law to `mu` times the manifold's
+/// normal impulse (a disc for the 2D friction).
+pub(crate) fn solve<L: Lane>(
+    c: &mut Batch<L>,
+    bodies: &[SolverBody],
+    settings: &SolveSettings,
+    use_bias: bool,
+) -> Moved<L> {
+    let mut m = c.motions(bodies);
+    let mut pushes: Option<[Motion<L>; 2]> = None;
+    let fixed = c.fixed_pair.gt(L::splat(0.0));
+    let soft =
+        |fixed_value: Real, value: Real| L::select(fixed, L::splat(fixed_value), L::splat(value));
+    let (s, fs) = (&settings.softness, &settings.fixed_softness);
+    let bias_rate = soft(fs.bias_rate, s.bias_rate);
+    let mass_scale = soft(fs.mass_scale, s.mass_scale);
+    let impulse_scale = soft(fs.impulse_scale, s.impulse_scale);
+    let (zero, one) = (L::splat(0.0), L::splat(1.0));
+    let max_push_out = L::splat(-settings.max_push_out_speed);
+    let n = c.normal;
+    let (a, b) = (c.a, c.b);
+    let delta_position =
+        |index: L::Indices| V3::gather(|i| bodies[index.as_ref()[i] as usize].delta_position);
+    let delta_angle =
+        |index: L::Indices| V3::gather(|i| bodies[index.as_ref()[i] as usize].delta_angle);
+    let moved = delta_position(b).sub(&delta_position(a)).dot(&n);
+    let (angle_a, angle_b) = (delta_angle(a), delta_angle(b));
+    let mut total_normal_impulse = zero;
+    let mut twist_limit = zero;
+    for k in 0..c.points.len() {
+        let has = c.has_point(k);
+        if !L::any(has) {
+            break;
+        }
+        let p = &mut c.points[k];
+        // The separation now, to first order in the turns (exact for the translations):
+        // `s0 + n . (dp_b - dp_a) + theta_b . (r_b x n) - theta_a . (r_a x n)`.
+        let separation = p.separation + moved + angle_b.dot(&p.arm_b) - angle_a.dot(&p.arm_a);
+        let apart = separation.gt(zero);
+        let deep = separation.lt(L::splat(-DEEP_OVERLAP));
+        let (bias, scale, impulse_scale) = if use_bias {
+            let pushes_out = deep & has;
+            if L::any(pushes_out) {
+                // Deep: rigid in velocity; the push-out goes to the push-out velocities.
+                let old = *pushes.get_or_insert_with(|| Batch::push_motions([a, b], bodies));
+                let push_bias = (bias_rate * separation).max(max_push_out);
+                let vn = normal_speed(&old[0], &old[1], &n, p);
+                let impulse = (-p.normal_mass * (vn + push_bias)).max(zero);
+                let new = push(&old, c.inverse_mass, &n, p, impulse);
+                pushes = Some([
+                    Motion::select(pushes_out, &new[0], &old[0]),
+                    Motion::select(pushes_out, &new[1], &old[1]),
+                ]);
+            }
+            let soft = !apart & !deep;
+            let soft_bias = (mass_scale * bias_rate * separation).max(max_push_out);
+            (
+                L::select(
+                    apart,
+                    separation * L::splat(settings.inverse_h),
+                    L::select(soft, soft_bias, zero),
+                ),
+                L::select(soft, mass_scale, one),
+                L::select(soft, impulse_scale, zero),
+            )
+        } else {
+            (
+                L::select(apart, separation * L::splat(settings.inverse_h), zero),
+                one,
+                zero,
+            )
+        };
+        let vn = normal_speed(&m[0], &m[1], &n, p);
+        let impulse = -p.normal_mass * (scale * vn + bias) - impulse_scale * p.normal_impulse;
+        let total = (p.normal_impulse + impulse).max(zero);
+        let impulse = total - p.normal_impulse;
+        p.normal_impulse = L::select(has, total, p.normal_impulse);
+        p.max_normal_impulse =
+            L::select(has, p.max_normal_impulse.max(impulse), p.max_normal_impulse);
+        total_normal_impulse = L::select(has, total_normal_impulse + total, total_normal_impulse);
+        twist_limit = L::select(has, twist_limit + p.lever_arm * total, twist_limit);
+        let pushed = push(&m, c.inverse_mass, &n, p, impulse);
+        m[0] = Motion::select(has, &pushed[0], &m[0]);
+        m[1] = Motion::select(has, &pushed[1], &m[1]);
+    }
+    let tilts = c.support_radius.gt(zero);
+    if L::any(tilts) {
+        hold_tilt(c, &mut m, total_normal_impulse, tilts);
+    }
+    if !use_bias {
+        // Twist about the normal.
+        let twist_speed = n.dot(&m[1].angvel.sub(&m[0].angvel));
+        let limit = c.friction * twist_limit;
+        let old = c.twist_impulse;
+        c.twist_impulse = (old - c.twist_mass * twist_speed).clamp(-limit, limit);
+        let delta = c.twist_impulse - old;
+        m[0].angvel = m[0].angvel.sub(&c.twist_turns[0].scale(delta));
+        m[1].angvel = m[1].angvel.add(&c.twist_turns[1].scale(delta));
+        // Sliding, at the friction centre.
+        let dv = m[1].linvel.sub(&m[0].linvel);
+        let [arms_a, arms_b] = &c.friction_arms;
+        let vt = |k: usize| {
+            dv.dot(&c.tangents[k]) + m[1].angvel.dot(&arms_b[k]) - m[0].angvel.dot(&arms_a[k])
+        };
+        let vt = [vt(0), vt(1)];
+        let pushed = mul2(&c.tangent_mass, &vt);
+        let total = [
+            c.friction_impulse[0] - pushed[0],
+            c.friction_impulse[1] - pushed[1],
+        ];
+        let total = clamp_length(total, c.friction * total_normal_impulse);
+        let delta = [
+            total[0] - c.friction_impulse[0],
+            total[1] - c.friction_impulse[1],
+        ];
+        c.friction_impulse = total;
+        rub(&mut m, c, &delta);
+        let rolls = c.rolling_resistance.gt(zero);
+        if L::any(rolls) {
+            // Rolling resistance (Box3D): the relative turn, clamped to a ball of radius
+            // the resistance times the normal impulse.
+            let old = c.rolling_impulse;
+            let turned = mul3(&c.rolling_mass, &m[1].angvel.sub(&m[0].angvel));
+            let total = old.sub(&turned);
+            let [x, y, z] = clamp_length(
+                [total.x, total.y, total.z],
+                c.rolling_resistance * total_normal_impulse,
+            );
+            let total = V3 { x, y, z };
+            c.rolling_impulse = V3::select(rolls, &total, &old);
+            let delta = total.sub(&old);
+            let a = m[0].angvel.sub(&mul3(&c.inverse_inertia[0], &delta));
+            let b = m[1].angvel.add(&mul3(&c.inverse_inertia[1], &delta));
+            m[0].angvel = V3::select(rolls, &a, &m[0].angvel);
+            m[1].angvel = V3::select(rolls, &b, &m[1].angvel);
+        }
+    }
+    Moved {
+        motion: m,
+        push: pushes,
+    }
+}
+
+/// The tilt row, in the lanes `tilts`: a face contact holds the two bodies' relative tilt
+/// (rotation about axes in the contact plane) until the tipping torque exceeds the load times
+/// the support polygon's reach, as a rigid face does. Soft points alone let a tall stack lean
+/// like a column on springs: a tilt compresses one side's springs by `r theta` and they push
+/// back with a torque that grows like the spring stiffness, while the weight above tips it
+/// further with a torque that grows like the load times its height, so a stack of twenty unit
+/// cubes buckles at 30 Hz. Solved in both passes, so that the position update never sees a lean
+/// the row would refuse.
+#[inline]
+fn hold_tilt<L: Lane>(
+    c: &mut Batch<L>,
+    m: &mut [Motion<L>; 2],
+    total_normal_impulse: L,
+    tilts: L::Mask,
+) {
+    let relative = m[1].angvel.sub(&m[0].angvel);
+    let relative = [relative.dot(&c.tangents[0]), relative.dot(&c.tangents[1])];
+    let old = c.tilt_impulse;
+    let turned = mul2(&c.tilt_mass, &relative);
+    let total = [old[0] - turned[0], old[1] - turned[1]];
+    let total = clamp_length(total, total_normal_impulse * c.support_radius);
+    c.tilt_impulse = [
+        L::select(tilts, total[0], old[0]),
+        L::select(tilts, total[1], old[1]),
+    ];
+    let mut tilted = *m;
+    tilt(&mut tilted, c, &[total[0] - old[0], total[1] - old[1]]);
+    for (m, tilted) in m.iter_mut().zip(&tilted) {
+        m.angvel = V3::select(tilts, &tilted.angvel, &m.angvel);
+    }
+}
+
+/// Restitution, once after the substeps: a point that approached faster than `threshold` and
+/// pushed leaves at `e` times its approach speed.
+pub(crate) fn restitution<L: Lane>(
+    c: &mut Batch<L>,
+    bodies: &[SolverBody],
+    threshold: Real,
+) -> Moved<L> {
+    let mut m = c.motions(bodies);
+    let zero = L::splat(0.0);
+    let bounces = !c.restitution.eq(zero);
+    if L::any(bounces) {
+        for k in 0..c.points.len() {
+            let has = c.has_point(k);
+            if !L::any(has) {
+                break;
+            }
+            let p = &mut c.points[k];
+            let fast = !p.relative_velocity.gt(L::splat(-threshold));
+            let bounce = has & bounces & fast & !p.max_normal_impulse.eq(zero);
+            if !L::any(bounce) {
+                continue;
+            }
+            let vn = normal_speed(&m[0], &m[1], &c.normal, p);
+            let impulse = -p.normal_mass * (vn + c.restitution * p.relative_velocity);
+            let total = (p.normal_impulse + impulse).max(zero);
+            let impulse = total - p.normal_impulse;
+            p.normal_impulse = L::select(bounce, total, p.normal_impulse);
+            let pushed = push(&m, c.inverse_mass, &c.normal, p, impulse);
+            m[0] = Motion::select(bounce, &pushed[0], &m[0]);
+            m[1] = Motion::select(bounce, &pushed[1], &m[1]);
+        }
+    }
+    Moved {
+        motion: m,
+        push: None,
+    }
+}

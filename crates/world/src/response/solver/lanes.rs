@@ -1,0 +1,217 @@
+//! Lanes: the solver's stages are written once over a lane type that holds one value per
+//! constraint of a batch: `f32` for one constraint at a time (the scalar solve) and
+//! `wide::f32x4` for four (the wide solve, SSE on x86-64). Every operation acts on each lane on
+//! its own with IEEE single precision (no fused multiply-add, no reassociation), and a branch
+//! becomes a choice per lane ([`Lane::select`]) that keeps a lane's old bits where its branch was
+//! not taken, so a constraint's results are the same bits whichever width solves it
+//! (`tests/solver_determinism.rs`).
+
+use geom::{Real, Vector3};
+use std::fmt::Debug;
+use std::ops::{Add, BitAnd, BitOr, Div, Mul, Neg, Not, Sub};
+use wide::f32x4;
+
+/// One value per constraint of a batch.
+pub(crate) trait Lane:
+    Copy
+    + Debug
+    + Default
+    + Send
+    + Sync
+    + Add<Output = Self>
+    + Sub<Output = Self>
+    + Mul<Output = Self>
+    + Div<Output = Self>
+    + Neg<Output = Self>
+{
+    /// Constraints per batch.
+    const WIDTH: usize;
+    /// A condition per lane.
+    type Mask: Copy
+        + BitAnd<Output = Self::Mask>
+        + BitOr<Output = Self::Mask>
+        + Not<Output = Self::Mask>;
+    /// A body index per lane.
+    type Indices: Copy + Debug + Default + Send + Sync + AsRef<[u32]> + AsMut<[u32]>;
+
+    fn splat(x: Real) -> Self;
+    fn lane(self, i: usize) -> Real;
+    fn set_lane(&mut self, i: usize, x: Real);
+    /// `a > b ? a : b` per lane (SSE's `maxps`).
+    fn max(self, other: Self) -> Self;
+    fn sqrt(self) -> Self;
+    fn gt(self, other: Self) -> Self::Mask;
+    fn lt(self, other: Self) -> Self::Mask;
+    fn eq(self, other: Self) -> Self::Mask;
+    /// `t` where `mask` holds, `f` elsewhere.
+    fn select(mask: Self::Mask, t: Self, f: Self) -> Self;
+    fn any(mask: Self::Mask) -> bool;
+
+    /// Rust's `f32::clamp` per lane: `min` below it, `max` above it.
+    #[inline]
+    fn clamp(self, min: Self, max: Self) -> Self {
+        let x = Self::select(self.lt(min), min, self);
+        Self::select(x.gt(max), max, x)
+    }
+}
+
+impl Lane for f32 {
+    const WIDTH: usize = 1;
+    type Mask = bool;
+    type Indices = [u32; 1];
+
+    #[inline]
+    fn splat(x: Real) -> Self {
+        x
+    }
+    #[inline]
+    fn lane(self, _: usize) -> Real {
+        self
+    }
+    #[inline]
+    fn set_lane(&mut self, _: usize, x: Real) {
+        *self = x;
+    }
+    #[inline]
+    fn max(self, other: Self) -> Self {
+        if self > other { self } else { other }
+    }
+    #[inline]
+    fn sqrt(self) -> Self {
+        f32::sqrt(self)
+    }
+    #[inline]
+    fn gt(self, other: Self) -> bool {
+        self > other
+    }
+    #[inline]
+    fn lt(self, other: Self) -> bool {
+        self < other
+    }
+    #[inline]
+    fn eq(self, other: Self) -> bool {
+        self == other
+    }
+    #[inline]
+    fn select(mask: bool, t: Self, f: Self) -> Self {
+        if mask { t } else { f }
+    }
+    #[inline]
+    fn any(mask: bool) -> bool {
+        mask
+    }
+}
+
+impl Lane for f32x4 {
+    const WIDTH: usize = 4;
+    type Mask = f32x4;
+    type Indices = [u32; 4];
+
+    #[inline]
+    fn splat(x: Real) -> Self {
+        f32x4::splat(x)
+    }
+    #[inline]
+    fn lane(self, i: usize) -> Real {
+        self.as_array()[i]
+    }
+    #[inline]
+    fn set_lane(&mut self, i: usize, x: Real) {
+        self.as_mut_array()[i] = x;
+    }
+    #[inline]
+    fn max(self, other: Self) -> Self {
+        self.fast_max(other)
+    }
+    #[inline]
+    fn sqrt(self) -> Self {
+        f32x4::sqrt(self)
+    }
+    #[inline]
+    fn gt(self, other: Self) -> Self {
+        self.simd_gt(other)
+    }
+    #[inline]
+    fn lt(self, other: Self) -> Self {
+        self.simd_lt(other)
+    }
+    #[inline]
+    fn eq(self, other: Self) -> Self {
+        self.simd_eq(other)
+    }
+    #[inline]
+    fn select(mask: Self, t: Self, f: Self) -> Self {
+        mask.select(t, f)
+    }
+    #[inline]
+    fn any(mask: Self) -> bool {
+        mask.any()
+    }
+}
+
+/// A 3-vector of lanes.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct V3<L> {
+    pub(crate) x: L,
+    pub(crate) y: L,
+    pub(crate) z: L,
+}
+
+impl<L: Lane> V3<L> {
+    #[inline]
+    pub(crate) fn gather(mut f: impl FnMut(usize) -> Vector3) -> Self {
+        let mut out = Self::default();
+        for i in 0..L::WIDTH {
+            out.set_lane(i, &f(i));
+        }
+        out
+    }
+    #[inline]
+    pub(crate) fn lane(&self, i: usize) -> Vector3 {
+        Vector3::new(self.x.lane(i), self.y.lane(i), self.z.lane(i))
+    }
+    #[inline]
+    pub(crate) fn set_lane(&mut self, i: usize, v: &Vector3) {
+        self.x.set_lane(i, v.x);
+        self.y.set_lane(i, v.y);
+        self.z.set_lane(i, v.z);
+    }
+    /// `(x x' + y y') + z z'`, as nalgebra's dot product.
+    #[inline]
+    pub(crate) fn dot(&self, o: &Self) -> L {
+        self.x * o.x + self.y * o.y + self.z * o.z
+    }
+    #[inline]
+    pub(crate) fn scale(&self, s: L) -> Self {
+        Self {
+            x: self.x * s,
+            y: self.y * s,
+            z: self.z * s,
+        }
+    }
+    #[inline]
+    pub(crate) fn add(&self, o: &Self) -> Self {
+        Self {
+            x: self.x + o.x,
+            y: self.y + o.y,
+            z: self.z + o.z,
+        }
+    }
+    #[inline]
+    pub(crate) fn sub(&self, o: &Self) -> Self {
+        Self {
+            x: self.x - o.x,
+            y: self.y - o.y,
+            z: self.z - o.z,
+        }
+    }
+    /// `t` where `mask` holds, `f` elsewhere.
+    #[inline]
+    pub(crate) fn select(mask: L::Mask, t: &Self, f: &Self) -> Self {
+        Self {
+            x: L::select(mask, t.x, f.x),
+            y: L::select(mask, t.y, f.y),
+            z: L::select(mask, t.z, f.z),
+        }
+    }
+}
