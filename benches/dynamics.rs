@@ -230,6 +230,15 @@ fn large_scenes(c: &mut Criterion) {
         group.bench_function(BenchmarkId::new(format!("{name}/minirigid"), bodies), |b| {
             b.iter_custom(|iters| timed_steps(iters, &build, &step))
         });
+        let scalar = || {
+            let mut world = build();
+            world.set_wide_solver(false);
+            world
+        };
+        let id = BenchmarkId::new(format!("{name}/minirigid_scalar"), bodies);
+        group.bench_function(id, |b| {
+            b.iter_custom(|iters| timed_steps(iters, &scalar, &step))
+        });
         let id = BenchmarkId::new(format!("{name}/minirigid_2_threads"), bodies);
         group.bench_function(id, |b| {
             b.iter_custom(|iters| two_threads.install(|| timed_steps(iters, &build, &step)))

@@ -1,5 +1,6 @@
 //! Steps Box3D's pyramid for profiling (`perf record`): `--base N` (default 20), `--steps N`
-//! (default 600), `--substeps N` (default: the world's). Sleeping off. Prints the contact
+//! (default 600), `--substeps N` (default: the world's), `--scalar` (one constraint at a time
+//! instead of four). Sleeping off. Prints the contact
 //! counts, the wall-clock step time and the largest displacement of any cube.
 fn main() {
     let args: Vec<String> = std::env::args().collect();
@@ -23,6 +24,7 @@ fn main() {
     }
     config.sleep.enabled = false;
     world.set_config(config).expect("valid settings");
+    world.set_wide_solver(!args.iter().any(|a| a == "--scalar"));
     let steps = value("--steps").unwrap_or(600);
     let start = std::time::Instant::now();
     for _ in 0..steps {

@@ -14,7 +14,7 @@
 
 use super::body::SolverBody;
 use super::contact::{ConstraintPoint, ContactConstraint, DEEP_OVERLAP, SolveSettings};
-use super::lanes::{Lane, V3};
+use super::lanes::{Lane, V3, Which};
 use geom::{Matrix3, Real, Vector2, Vector3};
 
 /// A 2x2 matrix of lanes, `m[row][column]`.
@@ -101,11 +101,29 @@ pub(crate) struct Motion<L> {
 }
 
 impl<L: Lane> Motion<L> {
+    /// From the first two of `SolverBody::rows`, per lane.
     #[inline]
-    fn select(mask: L::Mask, t: &Self, f: &Self) -> Self {
+    fn of_rows(first: &[L; 4], second: &[L; 4]) -> Self {
         Self {
-            linvel: V3::select(mask, &t.linvel, &f.linvel),
-            angvel: V3::select(mask, &t.angvel, &f.angvel),
+            linvel: V3 {
+                x: first[0],
+                y: first[1],
+                z: first[2],
+            },
+            angvel: V3 {
+                x: first[3],
+                y: second[0],
+                z: second[1],
+            },
+        }
+    }
+
+    /// `new` in the lanes of `which`, `old` elsewhere.
+    #[inline]
+    fn pick(which: &Which<L>, new: &Self, old: &Self) -> Self {
+        Self {
+            linvel: which.pick3(&new.linvel, &old.linvel),
+            angvel: which.pick3(&new.angvel, &old.angvel),
         }
     }
 }
@@ -226,12 +244,38 @@ impl<L: Lane> Batch<L> {
     fn motions(&self, bodies: &[SolverBody]) -> [Motion<L>; 2] {
         let motion = |index: &L::Indices| {
             let index = index.as_ref();
-            Motion {
-                linvel: V3::gather(|i| bodies[index[i] as usize].linvel),
-                angvel: V3::gather(|i| bodies[index[i] as usize].angvel),
-            }
+            let first = L::from_rows(|i| bodies[index[i] as usize].rows()[0]);
+            let second = L::from_rows(|i| bodies[index[i] as usize].rows()[1]);
+            Motion::of_rows(&first, &second)
         };
         [motion(&self.a), motion(&self.b)]
+    }
+
+    /// The velocities of the batch's bodies and how far they moved and turned in the step.
+    #[inline]
+    fn states(&self, bodies: &[SolverBody]) -> [(Motion<L>, V3<L>, V3<L>); 2] {
+        let state = |index: &L::Indices| {
+            let index = index.as_ref();
+            let first = L::from_rows(|i| bodies[index[i] as usize].rows()[0]);
+            let second = L::from_rows(|i| bodies[index[i] as usize].rows()[1]);
+            let third = L::from_rows(|i| bodies[index[i] as usize].rows()[2]);
+            let [_, _, px, py] = second;
+            let [pz, ax, ay, az] = third;
+            (
+                Motion::of_rows(&first, &second),
+                V3 {
+                    x: px,
+                    y: py,
+                    z: pz,
+                },
+                V3 {
+                    x: ax,
+                    y: ay,
+                    z: az,
+                },
+            )
+        };
+        [state(&self.a), state(&self.b)]
     }
 
     /// The push-out velocities of the batch's bodies.
@@ -255,13 +299,19 @@ impl<L: Lane> Moved<L> {
     #[inline]
     pub(crate) fn store(&self, c: &Batch<L>, bodies: &mut [SolverBody]) {
         for (side, index) in [c.a.as_ref(), c.b.as_ref()].into_iter().enumerate() {
+            let Motion { linvel, angvel } = &self.motion[side];
+            let zero = L::splat(0.0);
+            let mut rows = [[[0.0; 4]; 2]; 4];
+            L::to_rows([linvel.x, linvel.y, linvel.z, angvel.x], |i, r| {
+                rows[i][0] = r
+            });
+            L::to_rows([angvel.y, angvel.z, zero, zero], |i, r| rows[i][1] = r);
             for (lane, &index) in index.iter().enumerate() {
                 if c.inverse_mass[side].lane(lane) == 0.0 {
                     continue;
                 }
                 let body = &mut bodies[index as usize];
-                body.linvel = self.motion[side].linvel.lane(lane);
-                body.angvel = self.motion[side].angvel.lane(lane);
+                body.set_velocities(&rows[lane][0], &rows[lane][1]);
                 if let Some(push) = &self.push {
                     body.push_linvel = push[side].linvel.lane(lane);
                     body.push_angvel = push[side].angvel.lane(lane);
@@ -344,28 +394,28 @@ fn clamp_length<L: Lane, const N: usize>(total: [L; N], limit: L) -> [L; N] {
 pub(crate) fn warm_start<L: Lane>(c: &mut Batch<L>, bodies: &[SolverBody]) -> Moved<L> {
     let mut m = c.motions(bodies);
     for (k, p) in c.points.iter().enumerate() {
-        let has = c.has_point(k);
-        if !L::any(has) {
+        let has = Which::<L>::new(c.has_point(k));
+        if !has.any() {
             break; // points fill their slots in order
         }
         let pushed = push(&m, c.inverse_mass, &c.normal, p, p.normal_impulse);
-        m[0] = Motion::select(has, &pushed[0], &m[0]);
-        m[1] = Motion::select(has, &pushed[1], &m[1]);
+        m[0] = Motion::pick(&has, &pushed[0], &m[0]);
+        m[1] = Motion::pick(&has, &pushed[1], &m[1]);
     }
     rub(&mut m, c, &c.friction_impulse);
     m[0].angvel = m[0].angvel.sub(&c.twist_turns[0].scale(c.twist_impulse));
     m[1].angvel = m[1].angvel.add(&c.twist_turns[1].scale(c.twist_impulse));
     tilt(&mut m, c, &c.tilt_impulse);
-    let rolls = c.rolling_resistance.gt(L::splat(0.0));
-    if L::any(rolls) {
+    let rolls = Which::new(c.rolling_resistance.gt(L::splat(0.0)));
+    if rolls.any() {
         let a = m[0]
             .angvel
             .sub(&mul3(&c.inverse_inertia[0], &c.rolling_impulse));
         let b = m[1]
             .angvel
             .add(&mul3(&c.inverse_inertia[1], &c.rolling_impulse));
-        m[0].angvel = V3::select(rolls, &a, &m[0].angvel);
-        m[1].angvel = V3::select(rolls, &b, &m[1].angvel);
+        m[0].angvel = rolls.pick3(&a, &m[0].angvel);
+        m[1].angvel = rolls.pick3(&b, &m[1].angvel);
     }
     Moved {
         motion: m,
@@ -386,7 +436,8 @@ pub(crate) fn solve<L: Lane>(
     settings: &SolveSettings,
     use_bias: bool,
 ) -> Moved<L> {
-    let mut m = c.motions(bodies);
+    let [(motion_a, moved_a, angle_a), (motion_b, moved_b, angle_b)] = c.states(bodies);
+    let mut m = [motion_a, motion_b];
     let mut pushes: Option<[Motion<L>; 2]> = None;
     let fixed = c.fixed_pair.gt(L::splat(0.0));
     let soft =
@@ -399,17 +450,12 @@ pub(crate) fn solve<L: Lane>(
     let max_push_out = L::splat(-settings.max_push_out_speed);
     let n = c.normal;
     let (a, b) = (c.a, c.b);
-    let delta_position =
-        |index: L::Indices| V3::gather(|i| bodies[index.as_ref()[i] as usize].delta_position);
-    let delta_angle =
-        |index: L::Indices| V3::gather(|i| bodies[index.as_ref()[i] as usize].delta_angle);
-    let moved = delta_position(b).sub(&delta_position(a)).dot(&n);
-    let (angle_a, angle_b) = (delta_angle(a), delta_angle(b));
+    let moved = moved_b.sub(&moved_a).dot(&n);
     let mut total_normal_impulse = zero;
     let mut twist_limit = zero;
     for k in 0..c.points.len() {
-        let has = c.has_point(k);
-        if !L::any(has) {
+        let has = Which::<L>::new(c.has_point(k));
+        if !has.any() {
             break;
         }
         let p = &mut c.points[k];
@@ -419,8 +465,8 @@ pub(crate) fn solve<L: Lane>(
         let apart = separation.gt(zero);
         let deep = separation.lt(L::splat(-DEEP_OVERLAP));
         let (bias, scale, impulse_scale) = if use_bias {
-            let pushes_out = deep & has;
-            if L::any(pushes_out) {
+            let pushes_out = Which::new(deep & has.mask);
+            if pushes_out.any() {
                 // Deep: rigid in velocity; the push-out goes to the push-out velocities.
                 let old = *pushes.get_or_insert_with(|| Batch::push_motions([a, b], bodies));
                 let push_bias = (bias_rate * separation).max(max_push_out);
@@ -428,8 +474,8 @@ pub(crate) fn solve<L: Lane>(
                 let impulse = (-p.normal_mass * (vn + push_bias)).max(zero);
                 let new = push(&old, c.inverse_mass, &n, p, impulse);
                 pushes = Some([
-                    Motion::select(pushes_out, &new[0], &old[0]),
-                    Motion::select(pushes_out, &new[1], &old[1]),
+                    Motion::pick(&pushes_out, &new[0], &old[0]),
+                    Motion::pick(&pushes_out, &new[1], &old[1]),
                 ]);
             }
             let soft = !apart & !deep;
@@ -454,17 +500,16 @@ pub(crate) fn solve<L: Lane>(
         let impulse = -p.normal_mass * (scale * vn + bias) - impulse_scale * p.normal_impulse;
         let total = (p.normal_impulse + impulse).max(zero);
         let impulse = total - p.normal_impulse;
-        p.normal_impulse = L::select(has, total, p.normal_impulse);
-        p.max_normal_impulse =
-            L::select(has, p.max_normal_impulse.max(impulse), p.max_normal_impulse);
-        total_normal_impulse = L::select(has, total_normal_impulse + total, total_normal_impulse);
-        twist_limit = L::select(has, twist_limit + p.lever_arm * total, twist_limit);
+        p.normal_impulse = has.pick(total, p.normal_impulse);
+        p.max_normal_impulse = has.pick(p.max_normal_impulse.max(impulse), p.max_normal_impulse);
+        total_normal_impulse = has.pick(total_normal_impulse + total, total_normal_impulse);
+        twist_limit = has.pick(twist_limit + p.lever_arm * total, twist_limit);
         let pushed = push(&m, c.inverse_mass, &n, p, impulse);
-        m[0] = Motion::select(has, &pushed[0], &m[0]);
-        m[1] = Motion::select(has, &pushed[1], &m[1]);
+        m[0] = Motion::pick(&has, &pushed[0], &m[0]);
+        m[1] = Motion::pick(&has, &pushed[1], &m[1]);
     }
-    let tilts = c.support_radius.gt(zero);
-    if L::any(tilts) {
+    let tilts = Which::new(c.support_radius.gt(zero));
+    if tilts.any() {
         hold_tilt(c, &mut m, total_normal_impulse, tilts);
     }
     if !use_bias {
@@ -495,8 +540,8 @@ pub(crate) fn solve<L: Lane>(
         ];
         c.friction_impulse = total;
         rub(&mut m, c, &delta);
-        let rolls = c.rolling_resistance.gt(zero);
-        if L::any(rolls) {
+        let rolls = Which::new(c.rolling_resistance.gt(zero));
+        if rolls.any() {
             // Rolling resistance (Box3D): the relative turn, clamped to a ball of radius
             // the resistance times the normal impulse.
             let old = c.rolling_impulse;
@@ -507,12 +552,12 @@ pub(crate) fn solve<L: Lane>(
                 c.rolling_resistance * total_normal_impulse,
             );
             let total = V3 { x, y, z };
-            c.rolling_impulse = V3::select(rolls, &total, &old);
+            c.rolling_impulse = rolls.pick3(&total, &old);
             let delta = total.sub(&old);
             let a = m[0].angvel.sub(&mul3(&c.inverse_inertia[0], &delta));
             let b = m[1].angvel.add(&mul3(&c.inverse_inertia[1], &delta));
-            m[0].angvel = V3::select(rolls, &a, &m[0].angvel);
-            m[1].angvel = V3::select(rolls, &b, &m[1].angvel);
+            m[0].angvel = rolls.pick3(&a, &m[0].angvel);
+            m[1].angvel = rolls.pick3(&b, &m[1].angvel);
         }
     }
     Moved {
@@ -534,7 +579,7 @@ fn hold_tilt<L: Lane>(
     c: &mut Batch<L>,
     m: &mut [Motion<L>; 2],
     total_normal_impulse: L,
-    tilts: L::Mask,
+    tilts: Which<L>,
 ) {
     let relative = m[1].angvel.sub(&m[0].angvel);
     let relative = [relative.dot(&c.tangents[0]), relative.dot(&c.tangents[1])];
@@ -542,14 +587,11 @@ fn hold_tilt<L: Lane>(
     let turned = mul2(&c.tilt_mass, &relative);
     let total = [old[0] - turned[0], old[1] - turned[1]];
     let total = clamp_length(total, total_normal_impulse * c.support_radius);
-    c.tilt_impulse = [
-        L::select(tilts, total[0], old[0]),
-        L::select(tilts, total[1], old[1]),
-    ];
+    c.tilt_impulse = [tilts.pick(total[0], old[0]), tilts.pick(total[1], old[1])];
     let mut tilted = *m;
     tilt(&mut tilted, c, &[total[0] - old[0], total[1] - old[1]]);
     for (m, tilted) in m.iter_mut().zip(&tilted) {
-        m.angvel = V3::select(tilts, &tilted.angvel, &m.angvel);
+        m.angvel = tilts.pick3(&tilted.angvel, &m.angvel);
     }
 }
 
@@ -565,24 +607,24 @@ pub(crate) fn restitution<L: Lane>(
     let bounces = !c.restitution.eq(zero);
     if L::any(bounces) {
         for k in 0..c.points.len() {
-            let has = c.has_point(k);
-            if !L::any(has) {
+            let has = Which::<L>::new(c.has_point(k));
+            if !has.any() {
                 break;
             }
             let p = &mut c.points[k];
             let fast = !p.relative_velocity.gt(L::splat(-threshold));
-            let bounce = has & bounces & fast & !p.max_normal_impulse.eq(zero);
-            if !L::any(bounce) {
+            let bounce = Which::new(has.mask & bounces & fast & !p.max_normal_impulse.eq(zero));
+            if !bounce.any() {
                 continue;
             }
             let vn = normal_speed(&m[0], &m[1], &c.normal, p);
             let impulse = -p.normal_mass * (vn + c.restitution * p.relative_velocity);
             let total = (p.normal_impulse + impulse).max(zero);
             let impulse = total - p.normal_impulse;
-            p.normal_impulse = L::select(bounce, total, p.normal_impulse);
+            p.normal_impulse = bounce.pick(total, p.normal_impulse);
             let pushed = push(&m, c.inverse_mass, &c.normal, p, impulse);
-            m[0] = Motion::select(bounce, &pushed[0], &m[0]);
-            m[1] = Motion::select(bounce, &pushed[1], &m[1]);
+            m[0] = Motion::pick(&bounce, &pushed[0], &m[0]);
+            m[1] = Motion::pick(&bounce, &pushed[1], &m[1]);
         }
     }
     Moved {

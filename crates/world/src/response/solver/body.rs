@@ -8,7 +8,11 @@ use crate::limits;
 use geom::{Matrix3, Point3, Real, UnitQuaternion, Vector3};
 
 /// Velocities and step displacement of one body during a solve, centre-of-mass frame.
+///
+/// The four vectors a solve reads come first, in this order, so that they are three rows of
+/// four floats ([`SolverBody::rows`]) that a batch of four bodies reads as a 4x4 transpose.
 #[derive(Debug, Clone, Copy)]
+#[repr(C)]
 pub(crate) struct SolverBody {
     /// Linear velocity of the centre of mass (m/s).
     pub(crate) linvel: Vector3,
@@ -16,11 +20,11 @@ pub(crate) struct SolverBody {
     pub(crate) angvel: Vector3,
     /// How far the centre of mass has moved since the start of the step.
     pub(crate) delta_position: Vector3,
+    /// The turn since the start of the step as the sum of the substeps' `w h`: the contacts'
+    /// separations are updated to first order in it.
+    pub(crate) delta_angle: Vector3,
     /// How far the body has turned since the start of the step (applied on the left).
     pub(crate) delta_rotation: UnitQuaternion,
-    /// The same turn as the sum of the substeps' `w h`: the contacts' separations are updated
-    /// to first order in it.
-    pub(crate) delta_angle: Vector3,
     /// The push-out velocities of this substep: how fast deep overlaps move the body apart.
     /// They move positions and are then dropped, never becoming real velocity (see
     /// `contact::DEEP_OVERLAP`).
@@ -38,8 +42,8 @@ impl SolverBody {
         linvel: Vector3::new(0.0, 0.0, 0.0),
         angvel: Vector3::new(0.0, 0.0, 0.0),
         delta_position: Vector3::new(0.0, 0.0, 0.0),
-        delta_rotation: UnitQuaternion::new_unchecked(geom::Quaternion::new(1.0, 0.0, 0.0, 0.0)),
         delta_angle: Vector3::new(0.0, 0.0, 0.0),
+        delta_rotation: UnitQuaternion::new_unchecked(geom::Quaternion::new(1.0, 0.0, 0.0, 0.0)),
         push_linvel: Vector3::new(0.0, 0.0, 0.0),
         push_angvel: Vector3::new(0.0, 0.0, 0.0),
         inverse_mass: 0.0,
@@ -57,13 +61,36 @@ impl SolverBody {
             linvel: body.linvel,
             angvel: body.angvel,
             delta_position: Vector3::zeros(),
-            delta_rotation: UnitQuaternion::identity(),
             delta_angle: Vector3::zeros(),
+            delta_rotation: UnitQuaternion::identity(),
             push_linvel: Vector3::zeros(),
             push_angvel: Vector3::zeros(),
             inverse_mass: body.mass_properties.inverse_mass,
             inverse_inertia: r * body.mass_properties.inverse_inertia * r.transpose(),
         }
+    }
+
+    /// `linvel`, `angvel`, `delta_position` and `delta_angle` as three rows of four.
+    #[inline]
+    pub(crate) fn rows(&self) -> [[Real; 4]; 3] {
+        let (v, w, p, a) = (
+            &self.linvel,
+            &self.angvel,
+            &self.delta_position,
+            &self.delta_angle,
+        );
+        [
+            [v.x, v.y, v.z, w.x],
+            [w.y, w.z, p.x, p.y],
+            [p.z, a.x, a.y, a.z],
+        ]
+    }
+
+    /// Sets `linvel` and `angvel` from the first two of [`SolverBody::rows`].
+    #[inline]
+    pub(crate) fn set_velocities(&mut self, first: &[Real; 4], second: &[Real; 4]) {
+        self.linvel = Vector3::new(first[0], first[1], first[2]);
+        self.angvel = Vector3::new(first[3], second[0], second[1]);
     }
 
     /// The velocity of the point at `anchor` from the centre of mass.

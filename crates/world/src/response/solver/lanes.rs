@@ -46,6 +46,12 @@ pub(crate) trait Lane:
     /// `t` where `mask` holds, `f` elsewhere.
     fn select(mask: Self::Mask, t: Self, f: Self) -> Self;
     fn any(mask: Self::Mask) -> bool;
+    fn all(mask: Self::Mask) -> bool;
+    /// Four values per lane, from a row of four per lane (`row(i)` for lane `i`): out[j] holds
+    /// every lane's `row(i)[j]` (a 4x4 transpose in the wide solve).
+    fn from_rows(row: impl Fn(usize) -> [Real; 4]) -> [Self; 4];
+    /// The inverse of [`Lane::from_rows`]: `row(i, r)` gets lane `i`'s four values.
+    fn to_rows(columns: [Self; 4], row: impl FnMut(usize, [Real; 4]));
 
     /// Rust's `f32::clamp` per lane: `min` below it, `max` above it.
     #[inline]
@@ -100,6 +106,18 @@ impl Lane for f32 {
     fn any(mask: bool) -> bool {
         mask
     }
+    #[inline]
+    fn all(mask: bool) -> bool {
+        mask
+    }
+    #[inline]
+    fn from_rows(row: impl Fn(usize) -> [Real; 4]) -> [Self; 4] {
+        row(0)
+    }
+    #[inline]
+    fn to_rows(columns: [Self; 4], mut row: impl FnMut(usize, [Real; 4])) {
+        row(0, columns);
+    }
 }
 
 impl Lane for f32x4 {
@@ -146,6 +164,21 @@ impl Lane for f32x4 {
     #[inline]
     fn any(mask: Self) -> bool {
         mask.any()
+    }
+    #[inline]
+    fn all(mask: Self) -> bool {
+        mask.all()
+    }
+    #[inline]
+    fn from_rows(row: impl Fn(usize) -> [Real; 4]) -> [Self; 4] {
+        let rows = [row(0), row(1), row(2), row(3)];
+        f32x4::transpose(rows.map(f32x4::new))
+    }
+    #[inline]
+    fn to_rows(columns: [Self; 4], mut row: impl FnMut(usize, [Real; 4])) {
+        for (i, r) in f32x4::transpose(columns).into_iter().enumerate() {
+            row(i, r.to_array());
+        }
     }
 }
 
@@ -212,6 +245,51 @@ impl<L: Lane> V3<L> {
             x: L::select(mask, t.x, f.x),
             y: L::select(mask, t.y, f.y),
             z: L::select(mask, t.z, f.z),
+        }
+    }
+}
+
+/// The lanes a row applies to: a mask, and whether it holds in every lane, when a choice is
+/// simply the new value (the common case: four constraints with four points each), without
+/// the cost of a select.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Which<L: Lane> {
+    pub(crate) mask: L::Mask,
+    all: bool,
+}
+
+impl<L: Lane> Which<L> {
+    #[inline]
+    pub(crate) fn new(mask: L::Mask) -> Self {
+        Self {
+            mask,
+            all: L::all(mask),
+        }
+    }
+
+    /// Whether the row applies to some lane.
+    #[inline]
+    pub(crate) fn any(&self) -> bool {
+        self.all || L::any(self.mask)
+    }
+
+    /// `new` in the lanes the row applies to, `old` elsewhere.
+    #[inline]
+    pub(crate) fn pick(&self, new: L, old: L) -> L {
+        if self.all {
+            new
+        } else {
+            L::select(self.mask, new, old)
+        }
+    }
+
+    /// [`Which::pick`] for vectors.
+    #[inline]
+    pub(crate) fn pick3(&self, new: &V3<L>, old: &V3<L>) -> V3<L> {
+        if self.all {
+            *new
+        } else {
+            V3::select(self.mask, new, old)
         }
     }
 }
