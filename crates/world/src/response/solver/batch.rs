@@ -4,7 +4,7 @@
 //! [`Batch::set`] puts it in its lane; the constraints of a batch share no moving body (they are
 //! of one colour, or alone in theirs), so a batch reads its bodies' velocities at once, solves
 //! its lanes side by side and leaves the new velocities in a [`Moved`] that the caller writes
-//! back.
+//! back (none when the stage had nothing to do).
 //!
 //! A lane without a constraint, or a point a constraint lacks, is solved like the others and its
 //! results thrown away: every state a row changes is chosen per lane ([`Lane::select`]) between
@@ -242,11 +242,9 @@ impl<L: Lane> Batch<L> {
     /// The velocities of the batch's bodies.
     #[inline]
     fn motions(&self, bodies: &[SolverBody]) -> [Motion<L>; 2] {
-        let motion = |index: &L::Indices| {
-            let index = index.as_ref();
-            let first = L::from_rows(|i| bodies[index[i] as usize].rows()[0]);
-            let second = L::from_rows(|i| bodies[index[i] as usize].rows()[1]);
-            Motion::of_rows(&first, &second)
+        let motion = |index| {
+            let [first, second, _] = rows_of::<L>(bodies, index);
+            Motion::of_rows(&L::from_rows(first), &L::from_rows(second))
         };
         [motion(&self.a), motion(&self.b)]
     }
@@ -254,11 +252,13 @@ impl<L: Lane> Batch<L> {
     /// The velocities of the batch's bodies and how far they moved and turned in the step.
     #[inline]
     fn states(&self, bodies: &[SolverBody]) -> [(Motion<L>, V3<L>, V3<L>); 2] {
-        let state = |index: &L::Indices| {
-            let index = index.as_ref();
-            let first = L::from_rows(|i| bodies[index[i] as usize].rows()[0]);
-            let second = L::from_rows(|i| bodies[index[i] as usize].rows()[1]);
-            let third = L::from_rows(|i| bodies[index[i] as usize].rows()[2]);
+        let state = |index| {
+            let [first, second, third] = rows_of::<L>(bodies, index);
+            let (first, second, third) = (
+                L::from_rows(first),
+                L::from_rows(second),
+                L::from_rows(third),
+            );
             let [_, _, px, py] = second;
             let [pz, ax, ay, az] = third;
             (
@@ -319,6 +319,20 @@ impl<L: Lane> Moved<L> {
             }
         }
     }
+}
+
+/// The [`SolverBody::rows`] of the bodies at `index`, by row and then lane (lanes past the
+/// width zero).
+#[inline(always)]
+fn rows_of<L: Lane>(bodies: &[SolverBody], index: &L::Indices) -> [[[Real; 4]; 4]; 3] {
+    let mut rows = [[[0.0; 4]; 4]; 3];
+    for (lane, &i) in index.as_ref().iter().enumerate() {
+        let [first, second, third] = bodies[i as usize].rows();
+        rows[0][lane] = first;
+        rows[1][lane] = second;
+        rows[2][lane] = third;
+    }
+    rows
 }
 
 /// The speed at which the point closes along the normal (negative when approaching).
@@ -391,7 +405,7 @@ fn clamp_length<L: Lane, const N: usize>(total: [L; N], limit: L) -> [L; N] {
 
 /// Applies the accumulated impulses, once per substep (the accumulated impulse is the
 /// per-substep one, as in Box2D).
-pub(crate) fn warm_start<L: Lane>(c: &mut Batch<L>, bodies: &[SolverBody]) -> Moved<L> {
+pub(crate) fn warm_start<L: Lane>(c: &mut Batch<L>, bodies: &[SolverBody]) -> Option<Moved<L>> {
     let mut m = c.motions(bodies);
     for (k, p) in c.points.iter().enumerate() {
         let has = Which::<L>::new(c.has_point(k));
@@ -417,10 +431,10 @@ pub(crate) fn warm_start<L: Lane>(c: &mut Batch<L>, bodies: &[SolverBody]) -> Mo
         m[0].angvel = rolls.pick3(&a, &m[0].angvel);
         m[1].angvel = rolls.pick3(&b, &m[1].angvel);
     }
-    Moved {
+    Some(Moved {
         motion: m,
         push: None,
-    }
+    })
 }
 
 /// One Gauss-Seidel pass (see `contact` for the rows). With `use_bias` (the soft iteration):
@@ -435,7 +449,7 @@ pub(crate) fn solve<L: Lane>(
     bodies: &[SolverBody],
     settings: &SolveSettings,
     use_bias: bool,
-) -> Moved<L> {
+) -> Option<Moved<L>> {
     let [(motion_a, moved_a, angle_a), (motion_b, moved_b, angle_b)] = c.states(bodies);
     let mut m = [motion_a, motion_b];
     let mut pushes: Option<[Motion<L>; 2]> = None;
@@ -560,10 +574,10 @@ pub(crate) fn solve<L: Lane>(
             m[1].angvel = rolls.pick3(&b, &m[1].angvel);
         }
     }
-    Moved {
+    Some(Moved {
         motion: m,
         push: pushes,
-    }
+    })
 }
 
 /// The tilt row, in the lanes `tilts`: a face contact holds the two bodies' relative tilt
@@ -601,11 +615,14 @@ pub(crate) fn restitution<L: Lane>(
     c: &mut Batch<L>,
     bodies: &[SolverBody],
     threshold: Real,
-) -> Moved<L> {
-    let mut m = c.motions(bodies);
+) -> Option<Moved<L>> {
     let zero = L::splat(0.0);
     let bounces = !c.restitution.eq(zero);
-    if L::any(bounces) {
+    if !L::any(bounces) {
+        return None; // nothing bounces: the bodies are not read or written
+    }
+    let mut m = c.motions(bodies);
+    {
         for k in 0..c.points.len() {
             let has = Which::<L>::new(c.has_point(k));
             if !has.any() {
@@ -627,8 +644,8 @@ pub(crate) fn restitution<L: Lane>(
             m[1] = Motion::pick(&bounce, &pushed[1], &m[1]);
         }
     }
-    Moved {
+    Some(Moved {
         motion: m,
         push: None,
-    }
+    })
 }

@@ -24,7 +24,7 @@ pub(crate) struct Coloring {
     /// Per colour, one bit per solver slot: whether a constraint of that colour moves the body.
     used: Vec<Vec<u64>>,
     /// Per constraint in pair order, its colour (`COLORS` for the overflow).
-    colors: Vec<u8>,
+    pub(crate) colors: Vec<u8>,
     /// Per constraint in pair order, its index in the solve order.
     pub(crate) slots: Vec<u32>,
     /// `starts[c]..starts[c + 1]` are colour `c`'s constraints in the solve order, after the

@@ -47,9 +47,10 @@ pub(crate) trait Lane:
     fn select(mask: Self::Mask, t: Self, f: Self) -> Self;
     fn any(mask: Self::Mask) -> bool;
     fn all(mask: Self::Mask) -> bool;
-    /// Four values per lane, from a row of four per lane (`row(i)` for lane `i`): out[j] holds
-    /// every lane's `row(i)[j]` (a 4x4 transpose in the wide solve).
-    fn from_rows(row: impl Fn(usize) -> [Real; 4]) -> [Self; 4];
+    /// Four values per lane from a row of four per lane (`rows[i]` for lane `i`, the rows past
+    /// the width unread): out[j] holds every lane's `rows[i][j]` (a 4x4 transpose in the wide
+    /// solve).
+    fn from_rows(rows: [[Real; 4]; 4]) -> [Self; 4];
     /// The inverse of [`Lane::from_rows`]: `row(i, r)` gets lane `i`'s four values.
     fn to_rows(columns: [Self; 4], row: impl FnMut(usize, [Real; 4]));
 
@@ -111,8 +112,8 @@ impl Lane for f32 {
         mask
     }
     #[inline]
-    fn from_rows(row: impl Fn(usize) -> [Real; 4]) -> [Self; 4] {
-        row(0)
+    fn from_rows(rows: [[Real; 4]; 4]) -> [Self; 4] {
+        rows[0]
     }
     #[inline]
     fn to_rows(columns: [Self; 4], mut row: impl FnMut(usize, [Real; 4])) {
@@ -170,9 +171,9 @@ impl Lane for f32x4 {
         mask.all()
     }
     #[inline]
-    fn from_rows(row: impl Fn(usize) -> [Real; 4]) -> [Self; 4] {
-        let rows = [row(0), row(1), row(2), row(3)];
-        f32x4::transpose(rows.map(f32x4::new))
+    fn from_rows(rows: [[Real; 4]; 4]) -> [Self; 4] {
+        let [a, b, c, d] = rows;
+        f32x4::transpose([f32x4::new(a), f32x4::new(b), f32x4::new(c), f32x4::new(d)])
     }
     #[inline]
     fn to_rows(columns: [Self; 4], mut row: impl FnMut(usize, [Real; 4])) {

@@ -218,7 +218,12 @@ impl Solver {
         self.ids
             .resize_with(self.constraint_pairs.len(), ArrayVec::new);
         let mut cached = self.previous_cache.iter().peekable();
-        for (&k, &place) in self.constraint_pairs.iter().zip(&self.coloring.slots) {
+        let coloring = &self.coloring;
+        for (&k, (&place, &color)) in self
+            .constraint_pairs
+            .iter()
+            .zip(coloring.slots.iter().zip(&coloring.colors))
+        {
             let (pair, (i, j)) = (&contacts[k], indices[k]);
             let (i, j) = (self.slots[i as usize], self.slots[j as usize]);
             while cached.next_if(|c| (c.a, c.b) < (pair.a, pair.b)).is_some() {}
@@ -233,7 +238,7 @@ impl Solver {
                 warm,
                 (solver.speculative_margin, solver.rolling_resistance),
             );
-            let (batch, lane) = batches.locate(place as usize);
+            let (batch, lane) = batches.locate(color, place);
             batches.batches[batch].set(lane, &self.scratch, states);
             self.ids[place as usize] = self.scratch.points.iter().map(|p| p.id).collect();
         }
@@ -265,8 +270,13 @@ impl Solver {
         let mut previous = std::mem::take(&mut self.previous_cache);
         previous.retain(|e| sleeping_pair(e.a, e.b));
         let mut sleeping = previous.drain(..).peekable();
-        for (&k, &place) in self.constraint_pairs.iter().zip(&self.coloring.slots) {
-            let (batch, lane) = batches.locate(place as usize);
+        let coloring = &self.coloring;
+        for (&k, (&place, &color)) in self
+            .constraint_pairs
+            .iter()
+            .zip(coloring.slots.iter().zip(&coloring.colors))
+        {
+            let (batch, lane) = batches.locate(color, place);
             let c = &batches.batches[batch];
             if !c.pushed(lane) {
                 continue;

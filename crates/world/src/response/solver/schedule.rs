@@ -36,7 +36,7 @@ pub(crate) struct Batches<L: Lane> {
     /// The constraints' first place in solve order per colour (`Coloring::starts`).
     places: [usize; COLORS + 1],
     /// The bodies' new velocities from a colour solved on several threads.
-    outputs: Vec<Moved<L>>,
+    outputs: Vec<Option<Moved<L>>>,
 }
 
 impl<L: Lane> Batches<L> {
@@ -55,13 +55,14 @@ impl<L: Lane> Batches<L> {
         self.batches.resize_with(starts[COLORS], Batch::default);
     }
 
-    /// The batch and lane of the constraint at `place` in solve order.
+    /// The batch and lane of the constraint of colour `color` (`COLORS` for the overflow) at
+    /// `place` in solve order.
     #[inline]
-    pub(crate) fn locate(&self, place: usize) -> (usize, usize) {
-        if place < self.places[0] {
+    pub(crate) fn locate(&self, color: u8, place: u32) -> (usize, usize) {
+        let (color, place) = (usize::from(color), place as usize);
+        if color == COLORS {
             return (place, 0);
         }
-        let color = self.places.partition_point(|&start| start <= place) - 1;
         let offset = place - self.places[color];
         (self.starts[color] + offset / L::WIDTH, offset % L::WIDTH)
     }
@@ -91,7 +92,7 @@ impl<L: Lane> Batches<L> {
     /// there are several.
     pub(crate) fn for_each<F>(&mut self, bodies: &mut [SolverBody], stage: F)
     where
-        F: Fn(&mut Batch<L>, &[SolverBody]) -> Moved<L> + Sync,
+        F: Fn(&mut Batch<L>, &[SolverBody]) -> Option<Moved<L>> + Sync,
     {
         let overflow = self.starts[0];
         in_order(bodies, &mut self.batches[..overflow], &stage);
@@ -112,11 +113,12 @@ impl<L: Lane> Batches<L> {
 /// Runs `stage` on `batches` one after the other, on this thread.
 fn in_order<L: Lane, F>(bodies: &mut [SolverBody], batches: &mut [Batch<L>], stage: &F)
 where
-    F: Fn(&mut Batch<L>, &[SolverBody]) -> Moved<L>,
+    F: Fn(&mut Batch<L>, &[SolverBody]) -> Option<Moved<L>>,
 {
     for c in batches {
-        let moved = stage(c, bodies);
-        moved.store(c, bodies);
+        if let Some(moved) = stage(c, bodies) {
+            moved.store(c, bodies);
+        }
     }
 }
 
@@ -125,10 +127,10 @@ where
 fn solve_parallel<L: Lane, F>(
     bodies: &mut [SolverBody],
     batches: &mut [Batch<L>],
-    outputs: &mut Vec<Moved<L>>,
+    outputs: &mut Vec<Option<Moved<L>>>,
     stage: &F,
 ) where
-    F: Fn(&mut Batch<L>, &[SolverBody]) -> Moved<L> + Sync,
+    F: Fn(&mut Batch<L>, &[SolverBody]) -> Option<Moved<L>> + Sync,
 {
     use rayon::prelude::*;
     outputs.resize(batches.len(), Default::default());
@@ -144,7 +146,9 @@ fn solve_parallel<L: Lane, F>(
             }
         });
     for (c, moved) in batches.iter().zip(outputs.iter()) {
-        moved.store(c, bodies);
+        if let Some(moved) = moved {
+            moved.store(c, bodies);
+        }
     }
 }
 
