@@ -61,9 +61,10 @@ pub(crate) struct Solver {
     constraint_pairs: Vec<usize>,
     /// The constraints' colours, which give their solve order.
     coloring: Coloring,
-    /// A constraint as `contact::prepare` makes it, before it goes into its lane.
-    scratch: ContactConstraint,
-    /// Per constraint in solve order, its points' feature ids (for the contact set).
+    /// Per lane of the batches (batch times width plus lane), its constraint's index in
+    /// `constraint_pairs` and its entry in `previous_cache` (`NONE` for none).
+    members: Vec<(u32, u32)>,
+    /// Per lane of the batches, its constraint's points' feature ids (for the contact set).
     ids: Vec<ArrayVec<FeatureId, 4>>,
     /// The constraints in batches of one (the scalar solve) or four (the wide solve).
     scalar: Batches<f32>,
@@ -85,7 +86,7 @@ impl Default for Solver {
             inertias: Vec::new(),
             constraint_pairs: Vec::new(),
             coloring: Coloring::default(),
-            scratch: ContactConstraint::default(),
+            members: Vec::new(),
             ids: Vec::new(),
             scalar: Batches::default(),
             wide: Batches::default(),
@@ -142,13 +143,13 @@ impl Solver {
     ) {
         let substeps = config.solver.substeps.max(1);
         let h = config.dt / substeps as Real;
-        self.prepare(batches, bodies, contacts, indices, &config.solver);
         let settings = SolveSettings::new(&config.solver, h);
         let threshold = config.solver.restitution_threshold;
         let max_push_out_speed = config.solver.max_push_out_speed;
-        let states = &mut self.states;
-        let (kinds, rotations, inertias) = (&self.kinds, &self.rotations, &self.inertias);
-        schedule::on_worker(self.constraint_pairs.len(), || {
+        schedule::on_worker(contacts.len(), || {
+            self.prepare(batches, bodies, contacts, indices, &config.solver);
+            let states = &mut self.states;
+            let (kinds, rotations, inertias) = (&self.kinds, &self.rotations, &self.inertias);
             for _ in 0..substeps {
                 integrate_velocities(states, kinds, rotations, inertias, &config.gravity, h);
                 batches.for_each(states, batch::warm_start);
@@ -189,7 +190,9 @@ impl Solver {
 
     /// One constraint per contact that involves an awake dynamic body, warm started from last
     /// step's contact set (sorted by pair, as `contacts` are: one merge walk), placed in its
-    /// lane of the batches, in the solve order of its colour.
+    /// lane of the batches, in the solve order of its colour. On several threads the lanes are
+    /// filled batch by batch on rayon's threads: each constraint from its own inputs, so with
+    /// the same bits on any number.
     fn prepare<L: Lane>(
         &mut self,
         batches: &mut Batches<L>,
@@ -198,6 +201,7 @@ impl Solver {
         indices: &[(u32, u32)],
         solver: &crate::config::SolverConfig,
     ) {
+        const NONE: u32 = u32::MAX;
         self.constraint_pairs.clear();
         self.coloring.begin(self.states.len());
         for (k, (pair, &(i, j))) in contacts.iter().zip(indices).enumerate() {
@@ -215,34 +219,83 @@ impl Solver {
         }
         self.coloring.finish();
         batches.layout(&self.coloring);
-        self.ids
-            .resize_with(self.constraint_pairs.len(), ArrayVec::new);
-        let mut cached = self.previous_cache.iter().peekable();
-        let coloring = &self.coloring;
-        for (&k, (&place, &color)) in self
-            .constraint_pairs
-            .iter()
-            .zip(coloring.slots.iter().zip(&coloring.colors))
-        {
+        let lanes = batches.batches.len() * L::WIDTH;
+        self.members.clear();
+        self.members.resize(lanes, (NONE, NONE));
+        self.ids.resize_with(lanes, ArrayVec::new);
+        let (slots, states) = (&self.slots, &self.states);
+        let (pairs, previous) = (&self.constraint_pairs, &self.previous_cache);
+        let settings = (solver.speculative_margin, solver.rolling_resistance);
+        // Prepares the `n`th constraint (in pair order), warm started from `previous[warm]`,
+        // into `batch`'s `lane`.
+        let prepare = |constraint: &mut ContactConstraint,
+                       batch: &mut batch::Batch<L>,
+                       lane: usize,
+                       ids: &mut ArrayVec<FeatureId, 4>,
+                       (n, warm): (u32, u32)| {
+            let k = pairs[n as usize];
             let (pair, (i, j)) = (&contacts[k], indices[k]);
-            let (i, j) = (self.slots[i as usize], self.slots[j as usize]);
-            while cached.next_if(|c| (c.a, c.b) < (pair.a, pair.b)).is_some() {}
-            let warm = cached.next_if(|c| (c.a, c.b) == (pair.a, pair.b));
-            let states = (&self.states[i as usize], &self.states[j as usize]);
+            let (i, j) = (slots[i as usize], slots[j as usize]);
+            let states = (&states[i as usize], &states[j as usize]);
             contact::prepare(
-                &mut self.scratch,
+                constraint,
                 pair,
                 (i, j),
                 (&bodies[pair.a], &bodies[pair.b]),
                 states,
-                warm,
-                (solver.speculative_margin, solver.rolling_resistance),
+                previous.get(warm as usize),
+                settings,
             );
+            batch.set(lane, constraint, states);
+            *ids = constraint.points.iter().map(|p| p.id).collect();
+        };
+        // On one thread the constraints are prepared in pair order, as the contacts and bodies
+        // lie in memory; on several, batch by batch (each batch's lanes on one thread).
+        let parallel = schedule::fills_in_parallel::<L>(batches.batches.len());
+        let mut constraint = ContactConstraint::default();
+        let coloring = &self.coloring;
+        let mut cached = previous.iter().enumerate().peekable();
+        let placed = coloring.slots.iter().zip(&coloring.colors);
+        for (n, (&k, (&place, &color))) in pairs.iter().zip(placed).enumerate() {
+            let pair = &contacts[k];
+            while cached
+                .next_if(|(_, c)| (c.a, c.b) < (pair.a, pair.b))
+                .is_some()
+            {}
+            let warm = cached.next_if(|(_, c)| (c.a, c.b) == (pair.a, pair.b));
+            let member = (n as u32, warm.map_or(NONE, |(w, _)| w as u32));
             let (batch, lane) = batches.locate(color, place);
-            batches.batches[batch].set(lane, &self.scratch, states);
-            self.ids[place as usize] = self.scratch.points.iter().map(|p| p.id).collect();
+            self.members[batch * L::WIDTH + lane] = member;
+            if !parallel {
+                let ids = &mut self.ids[batch * L::WIDTH + lane];
+                prepare(
+                    &mut constraint,
+                    &mut batches.batches[batch],
+                    lane,
+                    ids,
+                    member,
+                );
+            }
         }
-        batches.clear_padding(&ContactConstraint::default());
+        let empty = ContactConstraint::default();
+        let fixed = (&SolverBody::FIXED, &SolverBody::FIXED);
+        schedule::fill(
+            &mut batches.batches,
+            &mut self.ids,
+            &self.members,
+            parallel,
+            |batch, ids, members| {
+                let mut constraint = ContactConstraint::default();
+                for (lane, (ids, &member)) in ids.iter_mut().zip(members).enumerate() {
+                    if member.0 == NONE {
+                        batch.set(lane, &empty, fixed);
+                        ids.clear();
+                    } else if parallel {
+                        prepare(&mut constraint, batch, lane, ids, member);
+                    }
+                }
+            },
+        );
     }
 
     /// The new persistent contact set, in pair order (pairs that carried no impulse have
@@ -271,11 +324,8 @@ impl Solver {
         previous.retain(|e| sleeping_pair(e.a, e.b));
         let mut sleeping = previous.drain(..).peekable();
         let coloring = &self.coloring;
-        for (&k, (&place, &color)) in self
-            .constraint_pairs
-            .iter()
-            .zip(coloring.slots.iter().zip(&coloring.colors))
-        {
+        let placed = coloring.slots.iter().zip(&coloring.colors);
+        for (&k, (&place, &color)) in self.constraint_pairs.iter().zip(placed) {
             let (batch, lane) = batches.locate(color, place);
             let c = &batches.batches[batch];
             if !c.pushed(lane) {
@@ -287,7 +337,7 @@ impl Solver {
             let entry = CachedContact {
                 a: pair.a,
                 b: pair.b,
-                points: self.ids[place as usize]
+                points: self.ids[batch * L::WIDTH + lane]
                     .iter()
                     .zip(normal)
                     .map(|(&id, normal_impulse)| CachedPoint { id, normal_impulse })

@@ -19,7 +19,6 @@
 use super::batch::{Batch, Moved};
 use super::body::SolverBody;
 use super::color::{COLORS, Coloring};
-use super::contact::ContactConstraint;
 use super::lanes::Lane;
 
 /// Constraints per block handed to a thread: below about this many, a thread costs more to
@@ -41,7 +40,7 @@ pub(crate) struct Batches<L: Lane> {
 
 impl<L: Lane> Batches<L> {
     /// Lays out the batches for `coloring`'s colours (their lanes are then filled with
-    /// [`Batch::set`] and the padding emptied with [`Batches::clear_padding`]).
+    /// [`fill`] and [`Batch::set`], empty ones with the default constraint).
     pub(crate) fn layout(&mut self, coloring: &Coloring) {
         let places = coloring.starts.map(|s| s as usize);
         let mut starts = [0; COLORS + 1];
@@ -67,26 +66,6 @@ impl<L: Lane> Batches<L> {
         (self.starts[color] + offset / L::WIDTH, offset % L::WIDTH)
     }
 
-    /// Empties the lanes no constraint fills: the overflow batches' lanes after the first and
-    /// the lanes after the last constraint of each colour.
-    pub(crate) fn clear_padding(&mut self, empty: &ContactConstraint) {
-        let fixed = (&SolverBody::FIXED, &SolverBody::FIXED);
-        for batch in &mut self.batches[..self.starts[0]] {
-            for lane in 1..L::WIDTH {
-                batch.set(lane, empty, fixed);
-            }
-        }
-        for color in 0..COLORS {
-            let count = self.places[color + 1] - self.places[color];
-            if !count.is_multiple_of(L::WIDTH) {
-                let batch = &mut self.batches[self.starts[color + 1] - 1];
-                for lane in count % L::WIDTH..L::WIDTH {
-                    batch.set(lane, empty, fixed);
-                }
-            }
-        }
-    }
-
     /// Runs `stage` on every batch and writes the velocities it leaves back into `bodies`:
     /// the overflow first, on this thread, then each colour, its blocks on rayon's threads when
     /// there are several.
@@ -107,6 +86,52 @@ impl<L: Lane> Batches<L> {
             }
             in_order(bodies, batches, &stage);
         }
+    }
+}
+
+/// Whether [`fill`] spreads `batches` batches over rayon's threads: when there are several and
+/// enough batches.
+pub(crate) fn fills_in_parallel<L: Lane>(batches: usize) -> bool {
+    #[cfg(feature = "parallel")]
+    return rayon::current_num_threads() > 1 && batches * L::WIDTH >= 2 * BLOCK;
+    #[cfg(not(feature = "parallel"))]
+    {
+        let _ = batches;
+        false
+    }
+}
+
+/// Runs `fill` on every batch with its lanes' entries of `per_lane_out` and `per_lane` (which
+/// hold `L::WIDTH` entries per batch), in blocks on rayon's threads when `parallel`
+/// ([`fills_in_parallel`]).
+pub(crate) fn fill<L: Lane, T: Send, U: Sync>(
+    batches: &mut [Batch<L>],
+    per_lane_out: &mut [T],
+    per_lane: &[U],
+    parallel: bool,
+    fill: impl Fn(&mut Batch<L>, &mut [T], &[U]) + Sync,
+) {
+    let width = L::WIDTH;
+    #[cfg(feature = "parallel")]
+    if parallel {
+        use rayon::prelude::*;
+        let block = BLOCK / width;
+        batches
+            .par_chunks_mut(block)
+            .zip(per_lane_out.par_chunks_mut(BLOCK))
+            .zip(per_lane.par_chunks(BLOCK))
+            .for_each(|((batches, out), lanes)| {
+                let lanes = out.chunks_mut(width).zip(lanes.chunks(width));
+                for (batch, (out, lanes)) in batches.iter_mut().zip(lanes) {
+                    fill(batch, out, lanes);
+                }
+            });
+        return;
+    }
+    let _ = parallel;
+    let lanes = per_lane_out.chunks_mut(width).zip(per_lane.chunks(width));
+    for (batch, (out, lanes)) in batches.iter_mut().zip(lanes) {
+        fill(batch, out, lanes);
     }
 }
 
