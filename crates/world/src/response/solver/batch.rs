@@ -51,10 +51,22 @@ struct PointLanes<L> {
     turn_b: V3<L>,
     separation: L,
     normal_mass: L,
-    relative_velocity: L,
     normal_impulse: L,
     max_normal_impulse: L,
     lever_arm: L,
+}
+
+/// What only restitution and rolling resistance read: kept out of the batch's array (that
+/// the passes stream through) in a box of its own.
+#[derive(Debug, Clone, Default)]
+struct Cold<L> {
+    restitution: L,
+    /// Per point slot, the normal speed at the start of the step.
+    relative_velocity: [L; 4],
+    rolling_mass: M3<L>,
+    rolling_impulse: V3<L>,
+    /// `[a, b]`, world space: how a rolling impulse turns each body.
+    inverse_inertia: [M3<L>; 2],
 }
 
 /// Up to `L::WIDTH` contact constraints, one per lane (see `ContactConstraint` for the rows).
@@ -69,7 +81,6 @@ pub(crate) struct Batch<L: Lane> {
     normal: V3<L>,
     tangents: [V3<L>; 2],
     friction: L,
-    restitution: L,
     /// 1 against a static or kinematic body (stiffer), 0 otherwise.
     fixed_pair: L,
     /// How many of `points` the lane's constraint has.
@@ -87,10 +98,7 @@ pub(crate) struct Batch<L: Lane> {
     support_radius: L,
     tilt_impulse: [L; 2],
     rolling_resistance: L,
-    rolling_mass: M3<L>,
-    rolling_impulse: V3<L>,
-    /// `[a, b]`, world space: how a rolling impulse turns each body.
-    inverse_inertia: [M3<L>; 2],
+    cold: Box<Cold<L>>,
 }
 
 /// A body's velocities in a stage, per lane.
@@ -181,7 +189,8 @@ impl<L: Lane> Batch<L> {
             self.twist_turns[k].set_lane(lane, &c.twist_turns[k]);
         }
         self.friction.set_lane(lane, c.friction);
-        self.restitution.set_lane(lane, c.restitution);
+        let cold = &mut *self.cold;
+        cold.restitution.set_lane(lane, c.restitution);
         self.fixed_pair
             .set_lane(lane, if c.fixed_pair { 1.0 } else { 0.0 });
         self.point_count.set_lane(lane, c.points.len() as Real);
@@ -194,7 +203,7 @@ impl<L: Lane> Batch<L> {
             slot.turn_b.set_lane(lane, &p.turn_b);
             slot.separation.set_lane(lane, p.separation);
             slot.normal_mass.set_lane(lane, p.normal_mass);
-            slot.relative_velocity.set_lane(lane, p.relative_velocity);
+            cold.relative_velocity[k].set_lane(lane, p.relative_velocity);
             slot.normal_impulse.set_lane(lane, p.normal_impulse);
             slot.max_normal_impulse.set_lane(lane, p.max_normal_impulse);
             slot.lever_arm.set_lane(lane, p.lever_arm);
@@ -207,10 +216,11 @@ impl<L: Lane> Batch<L> {
         self.support_radius.set_lane(lane, c.support_radius);
         set_pair(&mut self.tilt_impulse, lane, &c.tilt_impulse);
         self.rolling_resistance.set_lane(lane, c.rolling_resistance);
-        set_matrix3(&mut self.rolling_mass, lane, &c.rolling_mass);
-        self.rolling_impulse.set_lane(lane, &c.rolling_impulse);
-        set_matrix3(&mut self.inverse_inertia[0], lane, &body_a.inverse_inertia);
-        set_matrix3(&mut self.inverse_inertia[1], lane, &body_b.inverse_inertia);
+        let cold = &mut *self.cold;
+        set_matrix3(&mut cold.rolling_mass, lane, &c.rolling_mass);
+        cold.rolling_impulse.set_lane(lane, &c.rolling_impulse);
+        set_matrix3(&mut cold.inverse_inertia[0], lane, &body_a.inverse_inertia);
+        set_matrix3(&mut cold.inverse_inertia[1], lane, &body_b.inverse_inertia);
     }
 
     /// The accumulated impulses of the constraint in `lane`: per point the normal impulse,
@@ -424,10 +434,10 @@ pub(crate) fn warm_start<L: Lane>(c: &mut Batch<L>, bodies: &[SolverBody]) -> Op
     if rolls.any() {
         let a = m[0]
             .angvel
-            .sub(&mul3(&c.inverse_inertia[0], &c.rolling_impulse));
+            .sub(&mul3(&c.cold.inverse_inertia[0], &c.cold.rolling_impulse));
         let b = m[1]
             .angvel
-            .add(&mul3(&c.inverse_inertia[1], &c.rolling_impulse));
+            .add(&mul3(&c.cold.inverse_inertia[1], &c.cold.rolling_impulse));
         m[0].angvel = rolls.pick3(&a, &m[0].angvel);
         m[1].angvel = rolls.pick3(&b, &m[1].angvel);
     }
@@ -558,18 +568,19 @@ pub(crate) fn solve<L: Lane>(
         if rolls.any() {
             // Rolling resistance (Box3D): the relative turn, clamped to a ball of radius
             // the resistance times the normal impulse.
-            let old = c.rolling_impulse;
-            let turned = mul3(&c.rolling_mass, &m[1].angvel.sub(&m[0].angvel));
+            let cold = &mut *c.cold;
+            let old = cold.rolling_impulse;
+            let turned = mul3(&cold.rolling_mass, &m[1].angvel.sub(&m[0].angvel));
             let total = old.sub(&turned);
             let [x, y, z] = clamp_length(
                 [total.x, total.y, total.z],
                 c.rolling_resistance * total_normal_impulse,
             );
             let total = V3 { x, y, z };
-            c.rolling_impulse = rolls.pick3(&total, &old);
+            cold.rolling_impulse = rolls.pick3(&total, &old);
             let delta = total.sub(&old);
-            let a = m[0].angvel.sub(&mul3(&c.inverse_inertia[0], &delta));
-            let b = m[1].angvel.add(&mul3(&c.inverse_inertia[1], &delta));
+            let a = m[0].angvel.sub(&mul3(&cold.inverse_inertia[0], &delta));
+            let b = m[1].angvel.add(&mul3(&cold.inverse_inertia[1], &delta));
             m[0].angvel = rolls.pick3(&a, &m[0].angvel);
             m[1].angvel = rolls.pick3(&b, &m[1].angvel);
         }
@@ -617,7 +628,7 @@ pub(crate) fn restitution<L: Lane>(
     threshold: Real,
 ) -> Option<Moved<L>> {
     let zero = L::splat(0.0);
-    let bounces = !c.restitution.eq(zero);
+    let bounces = !c.cold.restitution.eq(zero);
     if !L::any(bounces) {
         return None; // nothing bounces: the bodies are not read or written
     }
@@ -629,13 +640,14 @@ pub(crate) fn restitution<L: Lane>(
                 break;
             }
             let p = &mut c.points[k];
-            let fast = !p.relative_velocity.gt(L::splat(-threshold));
+            let relative_velocity = c.cold.relative_velocity[k];
+            let fast = !relative_velocity.gt(L::splat(-threshold));
             let bounce = Which::new(has.mask & bounces & fast & !p.max_normal_impulse.eq(zero));
             if !bounce.any() {
                 continue;
             }
             let vn = normal_speed(&m[0], &m[1], &c.normal, p);
-            let impulse = -p.normal_mass * (vn + c.restitution * p.relative_velocity);
+            let impulse = -p.normal_mass * (vn + c.cold.restitution * relative_velocity);
             let total = (p.normal_impulse + impulse).max(zero);
             let impulse = total - p.normal_impulse;
             p.normal_impulse = bounce.pick(total, p.normal_impulse);
