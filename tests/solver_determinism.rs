@@ -121,6 +121,70 @@ fn the_same_bits_wide_or_scalar_on_one_two_or_three_threads() {
     );
 }
 
+/// A scene for every path a lane can take alone: balls that bounce (restitution), boxes created
+/// a few centimetres into others beside boxes that are not (the deep push-out in some lanes of
+/// a batch), a plank carrying 36 boxes (more
+/// contacts on one moving body than there are colours: the overflow, one constraint to a
+/// batch), balls rolling (rolling resistance) and colours that do not fill their last batch.
+#[test]
+fn scalar_and_wide_agree_on_bounces_deep_overlaps_and_the_overflow() {
+    let run = |wide: bool| {
+        let mut world = World::new(WorldConfig::default());
+        world.set_wide_solver(wide);
+        let ground = BodyDesc::fixed()
+            .cuboid(Vector3::new(20.0, 0.5, 20.0))
+            .position(Vector3::new(0.0, -0.5, 0.0));
+        world.insert(ground).unwrap();
+        let plank = BodyDesc::dynamic()
+            .cuboid(Vector3::new(3.0, 0.1, 3.0))
+            .position(Vector3::new(0.0, 1.0, 0.0));
+        world.insert(plank).unwrap();
+        for i in 0..36 {
+            let (x, z) = ((i % 6) as f32 - 2.5, (i / 6) as f32 - 2.5);
+            let cube = BodyDesc::dynamic()
+                .cuboid(Vector3::new(0.2, 0.2, 0.2))
+                .restitution(0.3)
+                .position(Vector3::new(x * 0.9, 1.27, z * 0.9));
+            world.insert(cube).unwrap();
+        }
+        // On the ground (colours of their own, four to a batch), every other one 3 cm deep: deep
+        // and shallow lanes side by side.
+        for i in 0..16 {
+            let depth = if i % 2 == 0 { 0.03 } else { 0.005 };
+            let cube = BodyDesc::dynamic()
+                .cuboid(Vector3::new(0.2, 0.2, 0.2))
+                .position(Vector3::new(i as f32 * 0.6 - 5.0, 0.2 - depth, -6.0));
+            world.insert(cube).unwrap();
+        }
+        for i in 0..20 {
+            let ball = BodyDesc::dynamic()
+                .ball(0.3)
+                .restitution(0.8)
+                .position(Vector3::new(
+                    i as f32 * 0.55 - 5.0,
+                    4.0 + (i % 3) as f32,
+                    5.0,
+                ))
+                .linvel(Vector3::new(1.0, -6.0, 0.0));
+            world.insert(ball).unwrap();
+        }
+        let mut bounced = false;
+        for _ in 0..150 {
+            world.step();
+            bounced |= world.bodies().any(|(_, b)| {
+                matches!(b.collider().shape, Shape::Ball { .. }) && b.linvel().y > 2.0
+            });
+        }
+        assert!(bounced, "no ball bounced");
+        world.state_hash()
+    };
+    assert_eq!(
+        run(false),
+        run(true),
+        "the scalar solve differs from the wide one"
+    );
+}
+
 #[test]
 fn solver_determinism_is_pinned() {
     for wide in [true, false] {

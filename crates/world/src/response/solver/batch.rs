@@ -15,7 +15,7 @@
 use super::body::SolverBody;
 use super::contact::{ConstraintPoint, ContactConstraint, DEEP_OVERLAP, SolveSettings};
 use super::lanes::{Lane, V3, Which};
-use geom::{Matrix3, Real, Vector2, Vector3};
+use geom::{Real, Vector2, Vector3};
 
 /// A 2x2 matrix of lanes, `m[row][column]`.
 type M2<L> = [[L; 2]; 2];
@@ -144,18 +144,15 @@ pub(crate) struct Moved<L> {
     push: Option<[Motion<L>; 2]>,
 }
 
-fn set_matrix3<L: Lane>(m: &mut M3<L>, lane: usize, value: &Matrix3) {
+/// Sets `lane` of the matrix `m` to `value(row, column)`.
+fn set_matrix<L: Lane, const N: usize>(
+    m: &mut [[L; N]; N],
+    lane: usize,
+    value: impl Fn(usize, usize) -> Real,
+) {
     for (r, row) in m.iter_mut().enumerate() {
         for (c, x) in row.iter_mut().enumerate() {
-            x.set_lane(lane, value[(r, c)]);
-        }
-    }
-}
-
-fn set_matrix2<L: Lane>(m: &mut M2<L>, lane: usize, value: &geom::na::Matrix2<Real>) {
-    for (r, row) in m.iter_mut().enumerate() {
-        for (c, x) in row.iter_mut().enumerate() {
-            x.set_lane(lane, value[(r, c)]);
+            x.set_lane(lane, value(r, c));
         }
     }
 }
@@ -208,19 +205,23 @@ impl<L: Lane> Batch<L> {
             slot.max_normal_impulse.set_lane(lane, p.max_normal_impulse);
             slot.lever_arm.set_lane(lane, p.lever_arm);
         }
-        set_matrix2(&mut self.tangent_mass, lane, &c.tangent_mass);
+        set_matrix(&mut self.tangent_mass, lane, |r, k| c.tangent_mass[(r, k)]);
         set_pair(&mut self.friction_impulse, lane, &c.friction_impulse);
         self.twist_mass.set_lane(lane, c.twist_mass);
         self.twist_impulse.set_lane(lane, c.twist_impulse);
-        set_matrix2(&mut self.tilt_mass, lane, &c.tilt_mass);
+        set_matrix(&mut self.tilt_mass, lane, |r, k| c.tilt_mass[(r, k)]);
         self.support_radius.set_lane(lane, c.support_radius);
         set_pair(&mut self.tilt_impulse, lane, &c.tilt_impulse);
         self.rolling_resistance.set_lane(lane, c.rolling_resistance);
         let cold = &mut *self.cold;
-        set_matrix3(&mut cold.rolling_mass, lane, &c.rolling_mass);
+        set_matrix(&mut cold.rolling_mass, lane, |r, k| c.rolling_mass[(r, k)]);
         cold.rolling_impulse.set_lane(lane, &c.rolling_impulse);
-        set_matrix3(&mut cold.inverse_inertia[0], lane, &body_a.inverse_inertia);
-        set_matrix3(&mut cold.inverse_inertia[1], lane, &body_b.inverse_inertia);
+        set_matrix(&mut cold.inverse_inertia[0], lane, |r, k| {
+            body_a.inverse_inertia[(r, k)]
+        });
+        set_matrix(&mut cold.inverse_inertia[1], lane, |r, k| {
+            body_b.inverse_inertia[(r, k)]
+        });
     }
 
     /// The accumulated impulses of the constraint in `lane`: per point the normal impulse,
@@ -489,7 +490,7 @@ pub(crate) fn solve<L: Lane>(
         let apart = separation.gt(zero);
         let deep = separation.lt(L::splat(-DEEP_OVERLAP));
         let (bias, scale, impulse_scale) = if use_bias {
-            let pushes_out = Which::new(deep & has.mask);
+            let pushes_out = Which::<L>::new(deep & has.mask);
             if pushes_out.any() {
                 // Deep: rigid in velocity; the push-out goes to the push-out velocities.
                 let old = *pushes.get_or_insert_with(|| Batch::push_motions([a, b], bodies));
