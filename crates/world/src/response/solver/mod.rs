@@ -15,8 +15,8 @@
 //!
 //! Awake bodies are solved densely in handle order (static and sleeping ones share one fixed
 //! state) and constraints in colour order (`color`: the overflow, then each colour in pair
-//! order), four at a time in SIMD lanes (`batch`, `lanes`) or one at a time, with the same
-//! bits: the same world gives the same bits.
+//! order), four at a time in SIMD lanes (`batch`, `lanes`) or one at a time: the same world
+//! gives the same bits either way, on any number of threads.
 
 mod batch;
 mod body;

@@ -1,4 +1,5 @@
-//! Running a stage over the constraints' batches, colour by colour, on one thread or several.
+//! The constraints' batches: filling them (`fill`, on several threads when there are) and
+//! running a stage over them, colour by colour, on one thread or several.
 //!
 //! The constraints of one colour move disjoint bodies (`color`), so within a colour the order
 //! does not matter: each batch reads and writes only its own lanes' bodies. A colour large
