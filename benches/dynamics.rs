@@ -4,15 +4,15 @@
 //! 8 substeps. The setup steps both worlds 200 steps first and prints, for each, the contacts
 //! it holds and how far the cube that moved most has moved (the pyramids must stand and hold
 //! the same contacts for the comparison to count). Each engine is timed on steps 200 to 300 of
-//! freshly settled pyramids (see `WINDOW`).
+//! freshly settled pyramids, the mean over whole windows (see `timed_windows`).
 //!
 //! The large scenes of issue 13 (`large_scenes`), both engines built from the same minirigid
 //! scene by `rapier_of`, sleeping off: Box3D's large pyramid (base 100, 5,050 cubes) and many
 //! pyramids (14 x 14 of base 10, 10,780 cubes), each timed on its first `WINDOW` steps from
 //! creation as Box3D's benchmark does, and a pile of 10,000 boxes and balls falling into a
-//! closed bin (steps 0 to 100). `sleeping_pile`: a pile of 1,000 bodies at rest, sleeping on
+//! closed bin (steps 1 to 100). `sleeping_pile`: a pile of 1,000 bodies at rest, sleeping on
 //! against sleeping off, in each engine. `dynamics_scaling`: minirigid's per-body cost on many
-//! pyramids of about 1,000, 10,000 and 100,000 cubes.
+//! pyramids of about 1,000, 10,000 and 100,000 cubes, their first `SCALING_WINDOW` steps.
 //! minirigid runs on one thread (rayon's global pool is built with one) as rapier3d does; the
 //! large scenes also time minirigid on a pool of two threads (`minirigid_2_threads`).
 //! Run: `cargo bench --bench dynamics` (the large scenes take minutes).
@@ -76,30 +76,43 @@ fn configured(mut world: World, substeps: u32, sleeping: bool) -> World {
     world
 }
 
-/// How many steps are timed on one settled pyramid before it is rebuilt and settled again
-/// (untimed): both engines time the same window of the same scene, steps `SETTLE_STEPS` to
-/// `SETTLE_STEPS + WINDOW`, however many steps criterion asks for. Without it, criterion steps
-/// one world thousands of times, and a scene that falls apart (Box3D's large pyramid does in
-/// minirigid at 4 substeps) is cheaper than the standing one it started as.
+/// How many steps each timing covers: steps `SETTLE_STEPS` to `SETTLE_STEPS + WINDOW` of a
+/// settled pyramid, steps 1 to `WINDOW` of a large scene. Without it, criterion steps one world
+/// thousands of times, and a scene that falls apart (Box3D's large pyramid does in minirigid at
+/// 4 substeps) is cheaper than the standing one it started as.
 const WINDOW: usize = 100;
 
-/// Times `iters` steps of worlds built by `build` (settled `SETTLE_STEPS` steps), rebuilding
-/// every `WINDOW` steps outside the timing.
-fn timed_steps<W>(iters: u64, build: &impl Fn() -> W, step: &impl Fn(&mut W) -> usize) -> Duration {
+/// The per-body scaling scenes' window: their first `SCALING_WINDOW` steps (a window of 100
+/// steps of 100,000 cubes would take a minute per sample).
+const SCALING_WINDOW: usize = 10;
+
+/// The time of `iters` steps at the mean step time over whole windows of `window` steps, each
+/// on a world freshly built by `build` (untimed): every sample, however many iterations
+/// criterion asks for, times the same steps of the same scene on both engines (a scene whose
+/// steps grow dearer as it falls together, as the pile does, would otherwise be timed on its
+/// first few steps in one engine and on more in the other).
+fn timed_windows<W>(
+    iters: u64,
+    window: usize,
+    build: &impl Fn() -> W,
+    step: &impl Fn(&mut W) -> usize,
+) -> Duration {
+    let windows = iters.div_ceil(window as u64).max(1);
     let mut total = Duration::ZERO;
-    let mut world = build();
-    let mut stepped = 0;
-    for _ in 0..iters {
-        if stepped == WINDOW {
-            world = build();
-            stepped = 0;
+    for _ in 0..windows {
+        let mut world = build();
+        for _ in 0..window {
+            let start = Instant::now();
+            black_box(step(&mut world));
+            total += start.elapsed();
         }
-        let start = Instant::now();
-        black_box(step(&mut world));
-        total += start.elapsed();
-        stepped += 1;
     }
-    total
+    total.mul_f64(iters as f64 / (windows as f64 * window as f64))
+}
+
+/// [`timed_windows`] over `WINDOW` steps.
+fn timed_steps<W>(iters: u64, build: &impl Fn() -> W, step: &impl Fn(&mut W) -> usize) -> Duration {
+    timed_windows(iters, WINDOW, build, step)
 }
 
 /// minirigid's solver spreads large colours over rayon's global pool: one thread, as rapier3d
@@ -257,7 +270,7 @@ fn large_scenes(c: &mut Criterion) {
 
 /// Per-body cost as the scene grows: Box3D's many pyramids of base 10 (55 cubes each) in grids
 /// of 2 x 9, 14 x 13 and 43 x 43 pyramids (990, 10,010 and 101,695 cubes), 4 substeps, sleeping
-/// off, timed on their first steps as `large_scenes` is.
+/// off, timed on their first `SCALING_WINDOW` steps.
 fn scaling(c: &mut Criterion) {
     one_thread();
     let mut group = c.benchmark_group("dynamics_scaling");
@@ -271,7 +284,7 @@ fn scaling(c: &mut Criterion) {
             world.contacts().len()
         };
         group.bench_function(BenchmarkId::new("many_pyramids_minirigid", cubes), |b| {
-            b.iter_custom(|iters| timed_steps(iters, &build, &step))
+            b.iter_custom(|iters| timed_windows(iters, SCALING_WINDOW, &build, &step))
         });
     }
     group.finish();

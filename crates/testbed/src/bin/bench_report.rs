@@ -167,7 +167,8 @@ fn dynamics(root: &Path, out: &mut String) {
          friction 0.6, poses) at dt 1/60 with 4 substeps (rapier's `num_solver_iterations`), \
          sleeping off; both solve contacts four at a time in SIMD lanes (minirigid's default \
          wide solve; the table after the next compares it with its scalar one). The pyramids are \
-         timed on steps 200 to 300 of settled pyramids, the large scenes on their first 100 steps. A time counts only if the scene still stands: the \
+         timed on steps 200 to 300 of settled pyramids, the large scenes on their first 100 steps \
+         (each time the mean over whole windows of 100 steps of fresh copies). A time counts only if the scene still stands: the \
          last columns are each engine's most-moved body after 200 steps (in the falling pile, \
          how far the bodies fell).\n"
     );
@@ -307,8 +308,9 @@ fn dynamics_scaling(root: &Path, out: &mut String) {
     let _ = writeln!(
         out,
         "\n### Per-body cost of the step as the scene grows\n\nBox3D's many pyramids of base 10 \
-         in grids of 2 x 9, 14 x 13 and 43 x 43 pyramids, 4 substeps, sleeping off, timed on \
-         their first steps (minirigid alone).\n"
+         in grids of 2 x 9, 14 x 13 and 43 x 43 pyramids, 4 substeps, sleeping off, the mean \
+         of their first 10 steps (minirigid alone; the first step of a new world also allocates \
+         and first touches the solver's buffers).\n"
     );
     let _ = writeln!(
         out,
