@@ -4,7 +4,7 @@
 //! its own with IEEE single precision (no fused multiply-add, no reassociation), and a branch
 //! becomes a choice per lane ([`Lane::select`]) that keeps a lane's old bits where its branch was
 //! not taken, so a constraint's results are the same bits whichever width solves it
-//! (`tests/solver_determinism.rs`).
+//! (`tests/solver_determinism.rs`, run on x86-64).
 
 use geom::{Real, Vector3};
 use std::fmt::Debug;
@@ -140,7 +140,12 @@ impl Lane for f32x4 {
     }
     #[inline]
     fn max(self, other: Self) -> Self {
-        self.fast_max(other)
+        // SSE's `maxps` is `a > b ? a : b`, as the scalar width's; elsewhere `wide` may pick the
+        // other zero of `max(-0, +0)`, so the choice is spelt out.
+        #[cfg(target_feature = "sse")]
+        return self.fast_max(other);
+        #[cfg(not(target_feature = "sse"))]
+        return self.simd_gt(other).select(self, other);
     }
     #[inline]
     fn sqrt(self) -> Self {
