@@ -123,9 +123,9 @@ fn the_same_bits_wide_or_scalar_on_one_two_or_three_threads() {
 
 /// A scene for every path a lane can take alone: balls that bounce (restitution), boxes created
 /// a few centimetres into others beside boxes that are not (the deep push-out in some lanes of
-/// a batch), a plank carrying 36 boxes (more
-/// contacts on one moving body than there are colours: the overflow, one constraint to a
-/// batch), balls rolling (rolling resistance) and colours that do not fill their last batch.
+/// a batch), a plank carrying 36 boxes (more contacts on one moving body than there are
+/// colours: the overflow, one constraint to a batch), balls rolling (rolling resistance) and
+/// colours that do not fill their last batch.
 #[test]
 fn scalar_and_wide_agree_on_bounces_deep_overlaps_and_the_overflow() {
     let run = |wide: bool| {

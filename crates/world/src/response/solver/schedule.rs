@@ -178,18 +178,19 @@ fn solve_parallel<L: Lane, F>(
     }
 }
 
-/// Runs `work` (which solves `constraints` constraints) on one of rayon's threads when it
-/// will spread colours over them: a parallel loop started from a thread outside the pool
-/// waits on a lock every time, one started from inside it is handed out at little cost.
-pub(crate) fn on_worker(constraints: usize, work: impl FnOnce() + Send) {
+/// Runs `work` (the solve of a step with `contacts` contacts, which prepares their constraints
+/// and solves them) on one of rayon's threads when it will spread them over the pool: a
+/// parallel loop started from a thread outside the pool waits on a lock every time, one started
+/// from inside it is handed out at little cost.
+pub(crate) fn on_worker(contacts: usize, work: impl FnOnce() + Send) {
     #[cfg(feature = "parallel")]
-    if constraints >= 2 * BLOCK
+    if contacts >= 2 * BLOCK
         && rayon::current_num_threads() > 1
         && rayon::current_thread_index().is_none()
     {
         rayon::scope(|_| work());
         return;
     }
-    let _ = constraints;
+    let _ = contacts;
     work();
 }
