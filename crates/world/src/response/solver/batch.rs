@@ -1,7 +1,7 @@
 //! Contact constraints in batches, one constraint per lane (`lanes`), and the stages that run
 //! on a batch: [`warm_start`], [`solve`] (with bias, then without: relax, with friction) per
-//! substep, [`restitution`] after them. `contact::prepare` makes each constraint and
-//! [`Batch::set`] puts it in its lane; the constraints of a batch share no moving body (they are
+//! substep, [`restitution`] after them. `contact::gather` writes each constraint's inputs in its
+//! lane and `contact::prepare` computes a batch's rows; the constraints of a batch share no moving body (they are
 //! of one colour, or alone in theirs), so a batch reads its bodies' velocities at once, solves
 //! its lanes side by side and leaves the new velocities in a [`Moved`] that the caller writes
 //! back (none when the stage had nothing to do).
@@ -13,14 +13,14 @@
 //! rows are those of `contact`.
 
 use super::body::SolverBody;
-use super::contact::{ConstraintPoint, ContactConstraint, DEEP_OVERLAP, SolveSettings};
+use super::contact::{DEEP_OVERLAP, SolveSettings};
 use super::lanes::{Lane, V3, Which};
-use geom::{Real, Vector2, Vector3};
+use geom::{Real, Vector3};
 
 /// A 2x2 matrix of lanes, `m[row][column]`.
-type M2<L> = [[L; 2]; 2];
+pub(super) type M2<L> = [[L; 2]; 2];
 /// A 3x3 matrix of lanes, `m[row][column]`.
-type M3<L> = [[L; 3]; 3];
+pub(super) type M3<L> = [[L; 3]; 3];
 
 /// `m v`, in nalgebra's order: `m[r][0] v0 + m[r][1] v1`.
 #[inline]
@@ -33,7 +33,7 @@ fn mul2<L: Lane>(m: &M2<L>, v: &[L; 2]) -> [L; 2] {
 
 /// `m v`, in nalgebra's order: `(m[r][0] v.x + m[r][1] v.y) + m[r][2] v.z`.
 #[inline]
-fn mul3<L: Lane>(m: &M3<L>, v: &V3<L>) -> V3<L> {
+pub(super) fn mul3<L: Lane>(m: &M3<L>, v: &V3<L>) -> V3<L> {
     let row = |r: &[L; 3]| r[0] * v.x + r[1] * v.y + r[2] * v.z;
     V3 {
         x: row(&m[0]),
@@ -42,70 +42,70 @@ fn mul3<L: Lane>(m: &M3<L>, v: &V3<L>) -> V3<L> {
     }
 }
 
-/// One point slot of a batch: a point's non-penetration row per lane (see `ConstraintPoint`).
+/// One point slot of a batch: a point's non-penetration row per lane (see `contact`).
 #[derive(Debug, Clone, Copy, Default)]
-struct PointLanes<L> {
-    arm_a: V3<L>,
-    arm_b: V3<L>,
-    turn_a: V3<L>,
-    turn_b: V3<L>,
-    separation: L,
-    normal_mass: L,
-    normal_impulse: L,
-    max_normal_impulse: L,
-    lever_arm: L,
+pub(super) struct PointLanes<L> {
+    pub(super) arm_a: V3<L>,
+    pub(super) arm_b: V3<L>,
+    pub(super) turn_a: V3<L>,
+    pub(super) turn_b: V3<L>,
+    pub(super) separation: L,
+    pub(super) normal_mass: L,
+    pub(super) normal_impulse: L,
+    pub(super) max_normal_impulse: L,
+    pub(super) lever_arm: L,
 }
 
 /// What only restitution and rolling resistance read: kept out of the batch's array (that
 /// the passes stream through) in a box of its own.
 #[derive(Debug, Clone, Default)]
-struct Cold<L> {
-    restitution: L,
+pub(super) struct Cold<L> {
+    pub(super) restitution: L,
     /// Per point slot, the normal speed at the start of the step.
-    relative_velocity: [L; 4],
-    rolling_mass: M3<L>,
-    rolling_impulse: V3<L>,
+    pub(super) relative_velocity: [L; 4],
+    pub(super) rolling_mass: M3<L>,
+    pub(super) rolling_impulse: V3<L>,
     /// `[a, b]`, world space: how a rolling impulse turns each body.
-    inverse_inertia: [M3<L>; 2],
+    pub(super) inverse_inertia: [M3<L>; 2],
 }
 
-/// Up to `L::WIDTH` contact constraints, one per lane (see `ContactConstraint` for the rows).
+/// Up to `L::WIDTH` contact constraints, one per lane (see `contact` for the rows).
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Batch<L: Lane> {
     /// Per lane, the bodies' indices in the solver's dense arrays (0, the fixed state, in an
     /// empty lane).
-    a: L::Indices,
-    b: L::Indices,
+    pub(super) a: L::Indices,
+    pub(super) b: L::Indices,
     /// `[a, b]`; zero for a fixed body, which is never written.
-    inverse_mass: [L; 2],
-    normal: V3<L>,
-    tangents: [V3<L>; 2],
-    friction: L,
+    pub(super) inverse_mass: [L; 2],
+    pub(super) normal: V3<L>,
+    pub(super) tangents: [V3<L>; 2],
+    pub(super) friction: L,
     /// 1 against a static or kinematic body (stiffer), 0 otherwise.
-    fixed_pair: L,
+    pub(super) fixed_pair: L,
     /// How many of `points` the lane's constraint has.
-    point_count: L,
-    points: [PointLanes<L>; 4],
-    friction_arms: [[V3<L>; 2]; 2],
-    friction_turns: [[V3<L>; 2]; 2],
-    twist_turns: [V3<L>; 2],
-    tangent_mass: M2<L>,
-    friction_impulse: [L; 2],
-    twist_mass: L,
-    twist_impulse: L,
-    tilt_turns: [[V3<L>; 2]; 2],
-    tilt_mass: M2<L>,
-    support_radius: L,
-    tilt_impulse: [L; 2],
-    rolling_resistance: L,
-    cold: Box<Cold<L>>,
+    pub(super) point_count: L,
+    pub(super) points: [PointLanes<L>; 4],
+    pub(super) friction_arms: [[V3<L>; 2]; 2],
+    pub(super) friction_turns: [[V3<L>; 2]; 2],
+    pub(super) twist_turns: [V3<L>; 2],
+    pub(super) tangent_mass: M2<L>,
+    pub(super) friction_impulse: [L; 2],
+    pub(super) twist_mass: L,
+    pub(super) twist_impulse: L,
+    pub(super) tilt_turns: [[V3<L>; 2]; 2],
+    pub(super) tilt_mass: M2<L>,
+    pub(super) support_radius: L,
+    pub(super) tilt_impulse: [L; 2],
+    pub(super) rolling_resistance: L,
+    pub(super) cold: Box<Cold<L>>,
 }
 
 /// A body's velocities in a stage, per lane.
 #[derive(Debug, Clone, Copy, Default)]
 pub(crate) struct Motion<L> {
-    linvel: V3<L>,
-    angvel: V3<L>,
+    pub(super) linvel: V3<L>,
+    pub(super) angvel: V3<L>,
 }
 
 impl<L: Lane> Motion<L> {
@@ -145,7 +145,7 @@ pub(crate) struct Moved<L> {
 }
 
 /// Sets `lane` of the matrix `m` to `value(row, column)`.
-fn set_matrix<L: Lane, const N: usize>(
+pub(super) fn set_matrix<L: Lane, const N: usize>(
     m: &mut [[L; N]; N],
     lane: usize,
     value: impl Fn(usize, usize) -> Real,
@@ -157,73 +157,7 @@ fn set_matrix<L: Lane, const N: usize>(
     }
 }
 
-fn set_pair<L: Lane>(v: &mut [L; 2], lane: usize, value: &Vector2) {
-    v[0].set_lane(lane, value.x);
-    v[1].set_lane(lane, value.y);
-}
-
 impl<L: Lane> Batch<L> {
-    /// Puts `c` in `lane` (the default constraint empties it), with the world-space inverse
-    /// inertias of its bodies.
-    pub(crate) fn set(
-        &mut self,
-        lane: usize,
-        c: &ContactConstraint,
-        (body_a, body_b): (&SolverBody, &SolverBody),
-    ) {
-        self.a.as_mut()[lane] = c.a;
-        self.b.as_mut()[lane] = c.b;
-        self.inverse_mass[0].set_lane(lane, body_a.inverse_mass);
-        self.inverse_mass[1].set_lane(lane, body_b.inverse_mass);
-        self.normal.set_lane(lane, &c.normal);
-        for k in 0..2 {
-            self.tangents[k].set_lane(lane, &c.tangents[k]);
-            for side in 0..2 {
-                self.friction_arms[side][k].set_lane(lane, &c.friction_arms[side][k]);
-                self.friction_turns[side][k].set_lane(lane, &c.friction_turns[side][k]);
-                self.tilt_turns[side][k].set_lane(lane, &c.tilt_turns[side][k]);
-            }
-            self.twist_turns[k].set_lane(lane, &c.twist_turns[k]);
-        }
-        self.friction.set_lane(lane, c.friction);
-        let cold = &mut *self.cold;
-        cold.restitution.set_lane(lane, c.restitution);
-        self.fixed_pair
-            .set_lane(lane, if c.fixed_pair { 1.0 } else { 0.0 });
-        self.point_count.set_lane(lane, c.points.len() as Real);
-        const EMPTY: ConstraintPoint = ConstraintPoint::EMPTY;
-        for (k, slot) in self.points.iter_mut().enumerate() {
-            let p = c.points.get(k).unwrap_or(&EMPTY);
-            slot.arm_a.set_lane(lane, &p.arm_a);
-            slot.arm_b.set_lane(lane, &p.arm_b);
-            slot.turn_a.set_lane(lane, &p.turn_a);
-            slot.turn_b.set_lane(lane, &p.turn_b);
-            slot.separation.set_lane(lane, p.separation);
-            slot.normal_mass.set_lane(lane, p.normal_mass);
-            cold.relative_velocity[k].set_lane(lane, p.relative_velocity);
-            slot.normal_impulse.set_lane(lane, p.normal_impulse);
-            slot.max_normal_impulse.set_lane(lane, p.max_normal_impulse);
-            slot.lever_arm.set_lane(lane, p.lever_arm);
-        }
-        set_matrix(&mut self.tangent_mass, lane, |r, k| c.tangent_mass[(r, k)]);
-        set_pair(&mut self.friction_impulse, lane, &c.friction_impulse);
-        self.twist_mass.set_lane(lane, c.twist_mass);
-        self.twist_impulse.set_lane(lane, c.twist_impulse);
-        set_matrix(&mut self.tilt_mass, lane, |r, k| c.tilt_mass[(r, k)]);
-        self.support_radius.set_lane(lane, c.support_radius);
-        set_pair(&mut self.tilt_impulse, lane, &c.tilt_impulse);
-        self.rolling_resistance.set_lane(lane, c.rolling_resistance);
-        let cold = &mut *self.cold;
-        set_matrix(&mut cold.rolling_mass, lane, |r, k| c.rolling_mass[(r, k)]);
-        cold.rolling_impulse.set_lane(lane, &c.rolling_impulse);
-        set_matrix(&mut cold.inverse_inertia[0], lane, |r, k| {
-            body_a.inverse_inertia[(r, k)]
-        });
-        set_matrix(&mut cold.inverse_inertia[1], lane, |r, k| {
-            body_b.inverse_inertia[(r, k)]
-        });
-    }
-
     /// The accumulated impulses of the constraint in `lane`: per point the normal impulse,
     /// then the friction and tilt impulses (world space) and the twist impulse.
     pub(crate) fn impulses(&self, lane: usize) -> ([Real; 4], Vector3, Vector3, Real) {
@@ -246,13 +180,13 @@ impl<L: Lane> Batch<L> {
 
     /// The lanes that hold a point `k`.
     #[inline]
-    fn has_point(&self, k: usize) -> L::Mask {
+    pub(super) fn has_point(&self, k: usize) -> L::Mask {
         self.point_count.gt(L::splat(k as Real))
     }
 
     /// The velocities of the batch's bodies.
     #[inline]
-    fn motions(&self, bodies: &[SolverBody]) -> [Motion<L>; 2] {
+    pub(super) fn motions(&self, bodies: &[SolverBody]) -> [Motion<L>; 2] {
         let motion = |index| {
             let [first, second, _] = rows_of::<L>(bodies, index);
             Motion::of_rows(&L::from_rows(first), &L::from_rows(second))

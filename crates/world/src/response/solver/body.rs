@@ -92,12 +92,6 @@ impl SolverBody {
         self.linvel = Vector3::new(first[0], first[1], first[2]);
         self.angvel = Vector3::new(first[3], second[0], second[1]);
     }
-
-    /// The velocity of the point at `anchor` from the centre of mass.
-    #[inline]
-    pub(crate) fn point_velocity(&self, anchor: &Vector3) -> Vector3 {
-        self.linvel + self.angvel.cross(anchor)
-    }
 }
 
 /// Per substep, for a dynamic body: gravity, then the gyroscopic term (given the body's

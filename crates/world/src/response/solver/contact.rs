@@ -2,113 +2,39 @@
 //! with a non-penetration row (soft, with speculative bias); friction for the whole manifold as
 //! Box3D models it, a 2D row at the friction centre clamped to a disc (Coulomb) and a twist row
 //! about the normal; and a tilt row that holds a face contact's relative tilt up to the tipping
-//! torque its support can take. [`prepare`] makes one constraint once per step; `batch` puts it
-//! in its lane and runs the stages on it: per substep warm start, solve with bias, solve
-//! without (relax, with friction), and after the substeps restitution.
+//! torque its support can take. A constraint is made once per step in its lane of a batch, in
+//! two passes: [`gather`] writes, one constraint at a time, what it is made from (the normal
+//! and its tangents, the anchors, the masses, last step's impulses); [`prepare`] then computes
+//! the rows of a whole batch at once, in its lanes. `batch` runs the stages on it: per substep
+//! warm start, solve with bias, solve without (relax, with friction), and after the substeps
+//! restitution.
 //!
 //! Frames and signs: world space; the normal points from body `a` toward body `b`; anchors run
 //! from each body's centre of mass to the contact point and stay fixed for the step, so the
 //! rows' lever arms (`r x n`, `I^-1 (r x n)`) are computed once in [`prepare`]; separation is
 //! positive for a gap and is updated within the step to first order in the bodies' turns.
-//! Source: Box2D v3 `contact_solver.c`, Box3D `contact_solver.c`.
+//! Every lane operation is the one nalgebra does on a single constraint, in its order (see
+//! `lanes`). Source: Box2D v3 `contact_solver.c`, Box3D `contact_solver.c`.
 
+use super::batch::{Batch, M2, M3, Motion, mul3, set_matrix};
 use super::body::SolverBody;
+use super::lanes::{Lane, V3, Which};
 use super::soft::Softness;
 use crate::body::{Material, RigidBody};
 use crate::config::SolverConfig;
 use crate::contact::{CachedContact, ContactPair};
 use arrayvec::ArrayVec;
 use collide::FeatureId;
-type Matrix2 = geom::na::Matrix2<Real>;
-use geom::{Real, Vector2, Vector3};
+use geom::{Real, Vector3};
 
-/// One point of a contact constraint: its non-penetration row.
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct ConstraintPoint {
-    /// From body a's centre of mass to the point (for the friction centre's reach).
-    pub(super) anchor_a: Vector3,
-    /// `r_a x n` and `r_b x n`: a unit normal impulse at the point turns the bodies by
-    /// `I^-1` times these, and their angular velocities move the point along `n` by these dotted
-    /// with them.
-    pub(super) arm_a: Vector3,
-    pub(super) arm_b: Vector3,
-    /// `I_a^-1 (r_a x n)` and `I_b^-1 (r_b x n)`, world space, held for the step.
-    pub(super) turn_a: Vector3,
-    pub(super) turn_b: Vector3,
-    /// The separation at the start of the step (positive for a gap).
-    pub(super) separation: Real,
-    pub(super) normal_mass: Real,
-    /// Normal speed at the start of the step (negative when approaching), for restitution.
-    pub(super) relative_velocity: Real,
-    pub(crate) normal_impulse: Real,
-    /// The largest normal impulse of one iteration: a point that never pushed does not bounce.
-    pub(super) max_normal_impulse: Real,
-    /// Distance from the friction centre: how much twist friction the point's load can hold.
-    pub(super) lever_arm: Real,
-
-    pub(super) id: FeatureId,
-}
-
-impl ConstraintPoint {
-    /// No point: every row zero.
-    pub(crate) const EMPTY: Self = Self {
-        anchor_a: Vector3::new(0.0, 0.0, 0.0),
-        arm_a: Vector3::new(0.0, 0.0, 0.0),
-        arm_b: Vector3::new(0.0, 0.0, 0.0),
-        turn_a: Vector3::new(0.0, 0.0, 0.0),
-        turn_b: Vector3::new(0.0, 0.0, 0.0),
-        separation: 0.0,
-        normal_mass: 0.0,
-        relative_velocity: 0.0,
-        normal_impulse: 0.0,
-        max_normal_impulse: 0.0,
-        lever_arm: 0.0,
-        id: FeatureId(0),
-    };
-}
-
-/// The constraint of one contact pair: non-penetration at each point; friction as one 2D row
-/// at the manifold's friction centre plus a twist row about the normal (Box3D's model).
-#[derive(Debug, Clone, Default)]
-pub(crate) struct ContactConstraint {
-    /// Indices of the bodies in the solver's dense arrays.
-    pub(crate) a: u32,
-    pub(crate) b: u32,
-    pub(super) normal: Vector3,
-    pub(super) tangents: [Vector3; 2],
-    pub(super) friction: Real,
-    pub(super) restitution: Real,
-    /// Against a static or kinematic body: stiffer.
-    pub(super) fixed_pair: bool,
-    pub(crate) points: ArrayVec<ConstraintPoint, 4>,
-    /// `c x t_k` for the friction centre `c` seen from each body's centre of mass (`[a, b]`)
-    /// and each tangent, and `I^-1` times them.
-    pub(super) friction_arms: [[Vector3; 2]; 2],
-    pub(super) friction_turns: [[Vector3; 2]; 2],
-    /// `I_a^-1 n` and `I_b^-1 n`: how a unit twist impulse turns each body.
-    pub(super) twist_turns: [Vector3; 2],
-    /// The inverse of the 2x2 mass the pair shows to tangent impulses at the centre.
-    pub(super) tangent_mass: Matrix2,
-    pub(super) friction_impulse: Vector2,
-    pub(super) twist_mass: Real,
-    pub(super) twist_impulse: Real,
-    /// `I_a^-1 t_k` and `I_b^-1 t_k` (`[a, b]`, then the tangent): how a unit tilt impulse
-    /// about each tangent turns each body.
-    pub(super) tilt_turns: [[Vector3; 2]; 2],
-    /// The inverse of the 2x2 angular mass the pair shows to tilt impulses about the tangents,
-    /// `t_k . (I_a^-1 + I_b^-1) t_l`.
-    pub(super) tilt_mass: Matrix2,
-    /// How far the support polygon reaches from the friction centre in its narrowest
-    /// direction: the lever arm of the largest tipping torque the contact resists.
-    pub(super) support_radius: Real,
-    /// The accumulated tilt impulse about the two tangents.
-    pub(super) tilt_impulse: Vector2,
-    /// For a pair with a ball: the rolling resistance times the ball's radius (a length: the
-    /// largest rolling torque is it times the normal force), 0 otherwise; the inverse of
-    /// `I_a^-1 + I_b^-1`; the angular impulse accumulated this step.
-    pub(super) rolling_resistance: Real,
-    pub(super) rolling_mass: geom::Matrix3,
-    pub(super) rolling_impulse: Vector3,
+/// What one constraint is made from: its pair, its bodies' slots in the solver's dense arrays,
+/// the bodies and their solver states, and last step's impulses of the pair if it had any.
+pub(crate) struct Inputs<'a> {
+    pub(crate) pair: &'a ContactPair,
+    pub(crate) slots: (u32, u32),
+    pub(crate) bodies: (&'a RigidBody, &'a RigidBody),
+    pub(crate) states: (&'a SolverBody, &'a SolverBody),
+    pub(crate) cached: Option<&'a CachedContact>,
 }
 
 /// Two unit tangents completing `normal` to a right-handed frame, chosen from the normal
@@ -124,209 +50,292 @@ fn tangents_of(normal: &Vector3) -> [Vector3; 2] {
     [t1, t1.cross(normal)]
 }
 
-/// Makes `c` the constraint of `pair` (whose bodies sit at indices `a` and `b`), taking last
-/// step's impulses from `cached` for the points whose feature ids match. `speculative_margin`
-/// weighs points in the friction centre: those more than twice it apart hardly count. `c` is
-/// written in place: a constraint is some 600 bytes, and building one elsewhere and moving it
-/// into the solver's array cost a tenth of a pyramid's step in copies.
-pub(crate) fn prepare(
-    c: &mut ContactConstraint,
-    pair: &ContactPair,
-    (a, b): (u32, u32),
-    (body_a, body_b): (&RigidBody, &RigidBody),
-    (state_a, state_b): (&SolverBody, &SolverBody),
-    cached: Option<&CachedContact>,
-    (speculative_margin, rolling_resistance): (Real, Real),
+/// Writes into `lane` of `c` what the constraint of `inputs` is made from, and its points'
+/// feature ids into `ids`; [`prepare`] then computes its rows. `None` empties the lane: every
+/// value zero, both bodies the fixed state. Last step's impulses warm start the points whose
+/// feature ids match and the friction, twist and tilt rows (carried in world space, so that
+/// they survive a change of tangents). Until [`prepare`], a point's anchors (from each body's
+/// centre of mass to the point) wait in its arms' places.
+pub(crate) fn gather<L: Lane>(
+    c: &mut Batch<L>,
+    lane: usize,
+    inputs: Option<&Inputs<'_>>,
+    rolling_resistance: Real,
+    ids: &mut ArrayVec<FeatureId, 4>,
 ) {
-    let normal = pair.contact.normal;
-    let tangents = tangents_of(&normal);
-    let (center_a, center_b) = (body_a.center_of_mass(), body_b.center_of_mass());
-    let inverse_tau = if speculative_margin > 0.0 {
-        1.0 / speculative_margin
+    let zero = Vector3::zeros();
+    let fixed = (&SolverBody::FIXED, &SolverBody::FIXED);
+    let (state_a, state_b) = inputs.map_or(fixed, |i| i.states);
+    let (a, b) = inputs.map_or((0, 0), |i| i.slots);
+    c.a.as_mut()[lane] = a;
+    c.b.as_mut()[lane] = b;
+    c.inverse_mass[0].set_lane(lane, state_a.inverse_mass);
+    c.inverse_mass[1].set_lane(lane, state_b.inverse_mass);
+    let fixed_pair =
+        inputs.is_some() && (state_a.inverse_mass == 0.0 || state_b.inverse_mass == 0.0);
+    c.fixed_pair
+        .set_lane(lane, if fixed_pair { 1.0 } else { 0.0 });
+    set_matrix(&mut c.cold.inverse_inertia[0], lane, |r, k| {
+        state_a.inverse_inertia[(r, k)]
+    });
+    set_matrix(&mut c.cold.inverse_inertia[1], lane, |r, k| {
+        state_b.inverse_inertia[(r, k)]
+    });
+    let normal = inputs.map_or(zero, |i| i.pair.contact.normal);
+    let tangents = if inputs.is_some() {
+        tangents_of(&normal)
     } else {
-        0.0
+        [zero; 2]
     };
-    let (mut friction_center_a, mut friction_center_b) = (Vector3::zeros(), Vector3::zeros());
-    let mut total_weight = 0.0;
-    c.points.clear();
-    for point in &pair.contact.points {
-        let anchor_a = point.position - center_a;
-        let anchor_b = point.position - center_b;
-        let separation = -point.depth;
-        // Box3D's friction centre weighting: far speculative points barely count, so the
-        // centre moves smoothly as points come and go.
-        let weight = (2.0 - separation * inverse_tau).clamp(1e-10, 1.0);
-        friction_center_a += anchor_a * weight;
-        friction_center_b += anchor_b * weight;
-        total_weight += weight;
-        let warm = cached.and_then(|c| c.points.iter().find(|p| p.id == point.id));
-        let relative = state_b.point_velocity(&anchor_b) - state_a.point_velocity(&anchor_a);
-        let (arm_a, arm_b) = (anchor_a.cross(&normal), anchor_b.cross(&normal));
-        let (turn_a, turn_b) = (
-            state_a.inverse_inertia * arm_a,
-            state_b.inverse_inertia * arm_b,
-        );
-        let k =
-            state_a.inverse_mass + state_b.inverse_mass + arm_a.dot(&turn_a) + arm_b.dot(&turn_b);
-        c.points.push(ConstraintPoint {
-            anchor_a,
-            arm_a,
-            arm_b,
-            turn_a,
-            turn_b,
-            separation,
-            normal_mass: if k > 0.0 { 1.0 / k } else { 0.0 },
-            relative_velocity: relative.dot(&normal),
-            normal_impulse: warm.map_or(0.0, |w| w.normal_impulse),
-            max_normal_impulse: 0.0,
-            lever_arm: 0.0,
-            id: point.id,
-        });
-    }
-    let points = &mut c.points;
-    let (center_a, center_b) = (
-        friction_center_a / total_weight,
-        friction_center_b / total_weight,
-    );
-    for p in points.iter_mut() {
-        p.lever_arm = (p.anchor_a - center_a).norm();
-    }
-    let k_twist = normal.dot(&((state_a.inverse_inertia + state_b.inverse_inertia) * normal));
+    c.normal.set_lane(lane, &normal);
+    c.tangents[0].set_lane(lane, &tangents[0]);
+    c.tangents[1].set_lane(lane, &tangents[1]);
+    let materials = inputs.map(|i| (&i.bodies.0.material, &i.bodies.1.material));
+    let (friction, restitution) = materials.map_or((0.0, 0.0), |(a, b)| {
+        (
+            Material::mix_friction(a.friction, b.friction),
+            Material::mix_restitution(a.restitution, b.restitution),
+        )
+    });
+    c.friction.set_lane(lane, friction);
+    c.cold.restitution.set_lane(lane, restitution);
+    // Last step's friction, twist and tilt impulses, in this step's tangents.
+    let cached = inputs.and_then(|i| i.cached);
+    let project = |v: &Vector3| [v.dot(&tangents[0]), v.dot(&tangents[1])];
     let (friction_impulse, twist_impulse, tilt_impulse) =
-        cached.map_or((Vector2::zeros(), 0.0, Vector2::zeros()), |c| {
-            let f = c.friction_impulse;
-            let tilt = c.tilt_impulse;
+        cached.map_or(([0.0; 2], 0.0, [0.0; 2]), |c| {
             (
-                Vector2::new(f.dot(&tangents[0]), f.dot(&tangents[1])),
+                project(&c.friction_impulse),
                 c.twist_impulse,
-                Vector2::new(tilt.dot(&tangents[0]), tilt.dot(&tangents[1])),
+                project(&c.tilt_impulse),
             )
         });
-    let support_radius = support_radius(points, &center_a, &tangents);
-    let arms = |center: &Vector3| [center.cross(&tangents[0]), center.cross(&tangents[1])];
-    let friction_arms = [arms(&center_a), arms(&center_b)];
-    let turns = |state: &SolverBody, arms: &[Vector3; 2]| {
-        [
-            state.inverse_inertia * arms[0],
-            state.inverse_inertia * arms[1],
-        ]
-    };
-    let friction_turns = [
-        turns(state_a, &friction_arms[0]),
-        turns(state_b, &friction_arms[1]),
-    ];
-    // `m_a^-1 + m_b^-1 + (r_a x t_k) . I_a^-1 (r_a x t_l) + (r_b x t_k) . I_b^-1 (r_b x t_l)`
-    // at the friction centre: the coupling of tangent impulses `k` and `l`.
-    let k = |i: usize, j: usize| {
-        let linear = if i == j {
-            state_a.inverse_mass + state_b.inverse_mass
+    for k in 0..2 {
+        c.friction_impulse[k].set_lane(lane, friction_impulse[k]);
+        c.tilt_impulse[k].set_lane(lane, tilt_impulse[k]);
+    }
+    c.twist_impulse.set_lane(lane, twist_impulse);
+    // The points: anchors, separation, warm-started normal impulse.
+    let points = inputs.map_or(&[][..], |i| &i.pair.contact.points[..]);
+    c.point_count.set_lane(lane, points.len() as Real);
+    let centers = inputs.map(|i| (i.bodies.0.center_of_mass(), i.bodies.1.center_of_mass()));
+    ids.clear();
+    for (k, slot) in c.points.iter_mut().enumerate() {
+        slot.max_normal_impulse.set_lane(lane, 0.0);
+        if let (Some(point), Some((center_a, center_b))) = (points.get(k), centers) {
+            slot.arm_a.set_lane(lane, &(point.position - center_a));
+            slot.arm_b.set_lane(lane, &(point.position - center_b));
+            slot.separation.set_lane(lane, -point.depth);
+            let warm = cached.and_then(|c| c.points.iter().find(|p| p.id == point.id));
+            slot.normal_impulse
+                .set_lane(lane, warm.map_or(0.0, |w| w.normal_impulse));
+            ids.push(point.id);
         } else {
-            0.0
-        };
-        linear
-            + friction_arms[0][i].dot(&friction_turns[0][j])
-            + friction_arms[1][i].dot(&friction_turns[1][j])
-    };
-    let (k11, k22, k12) = (k(0, 0), k(1, 1), k(0, 1));
-    let tangent_mass = inverse_2x2(&Matrix2::new(k11, k12, k12, k22));
-    let tilt_turns = [turns(state_a, &tangents), turns(state_b, &tangents)];
-    let tilt_mass = if support_radius > 0.0 {
-        let k = |i: usize, j: usize| tangents[i].dot(&(tilt_turns[0][j] + tilt_turns[1][j]));
-        inverse_2x2(&Matrix2::new(k(0, 0), k(0, 1), k(1, 0), k(1, 1)))
-    } else {
-        Matrix2::zeros()
-    };
-    c.a = a;
-    c.b = b;
-    c.normal = normal;
-    c.tangents = tangents;
-    c.friction = Material::mix_friction(body_a.material.friction, body_b.material.friction);
-    c.restitution =
-        Material::mix_restitution(body_a.material.restitution, body_b.material.restitution);
-    c.fixed_pair = state_a.inverse_mass == 0.0 || state_b.inverse_mass == 0.0;
-    c.friction_arms = friction_arms;
-    c.friction_turns = friction_turns;
-    c.twist_turns = [
-        state_a.inverse_inertia * normal,
-        state_b.inverse_inertia * normal,
-    ];
-    c.tangent_mass = tangent_mass;
-    c.friction_impulse = friction_impulse;
-    c.twist_mass = if k_twist > 0.0 { 1.0 / k_twist } else { 0.0 };
-    c.twist_impulse = twist_impulse;
-    c.tilt_turns = tilt_turns;
-    c.tilt_mass = tilt_mass;
-    c.support_radius = support_radius;
-    c.tilt_impulse = tilt_impulse;
+            for v in [
+                &mut slot.arm_a,
+                &mut slot.arm_b,
+                &mut slot.turn_a,
+                &mut slot.turn_b,
+            ] {
+                v.set_lane(lane, &zero);
+            }
+            for x in [
+                &mut slot.separation,
+                &mut slot.normal_mass,
+                &mut slot.normal_impulse,
+                &mut slot.lever_arm,
+                &mut c.cold.relative_velocity[k],
+            ] {
+                x.set_lane(lane, 0.0);
+            }
+        }
+    }
+    // Rolling resistance, for a pair with a ball.
     let ball_radius = |body: &RigidBody| match body.collider.shape {
         geom::Shape::Ball { radius } => radius,
         geom::Shape::Cuboid { .. } => 0.0,
     };
-    c.rolling_resistance = rolling_resistance * ball_radius(body_a).max(ball_radius(body_b));
-    c.rolling_mass = if c.rolling_resistance > 0.0 {
+    let rolling = inputs.map_or(0.0, |i| {
+        rolling_resistance * ball_radius(i.bodies.0).max(ball_radius(i.bodies.1))
+    });
+    c.rolling_resistance.set_lane(lane, rolling);
+    let rolling_mass = if rolling > 0.0 {
         (state_a.inverse_inertia + state_b.inverse_inertia)
             .try_inverse()
             .unwrap_or_else(geom::Matrix3::zeros)
     } else {
         geom::Matrix3::zeros()
     };
-    c.rolling_impulse = Vector3::zeros();
+    set_matrix(&mut c.cold.rolling_mass, lane, |r, k| rolling_mass[(r, k)]);
+    c.cold.rolling_impulse.set_lane(lane, &zero);
 }
 
-/// The distance from `center` to the nearest edge of the convex polygon the points span in
-/// the contact plane (0 for fewer than three points: an edge or a vertex does not resist
-/// tipping). With at most four points, every pair whose line has all the others on one side
-/// is a hull edge.
-fn support_radius(points: &[ConstraintPoint], center: &Vector3, tangents: &[Vector3; 2]) -> Real {
-    if points.len() < 3 {
-        return 0.0;
+/// Computes the rows of every lane of `c` from what [`gather`] put there: per point the lever
+/// arms `r x n`, the turns `I^-1 (r x n)`, the normal mass and the normal speed at the start
+/// of the step (from `bodies`' velocities); the friction centre (Box3D's weighting: points
+/// more than twice `speculative_margin` apart hardly count, so the centre moves smoothly as
+/// points come and go) with its arms, turns and 2x2 mass, each point's reach from it (twist
+/// friction) and the support polygon's (tilt); the twist and tilt rows' masses. A lane without
+/// a point, or a point a lane lacks, keeps the zeros [`gather`] gave it.
+pub(crate) fn prepare<L: Lane>(c: &mut Batch<L>, bodies: &[SolverBody], speculative_margin: Real) {
+    let zero = L::splat(0.0);
+    let inverse_tau = L::splat(if speculative_margin > 0.0 {
+        1.0 / speculative_margin
+    } else {
+        0.0
+    });
+    let n = c.normal;
+    let tangents = c.tangents;
+    let [inertia_a, inertia_b] = c.cold.inverse_inertia;
+    let [motion_a, motion_b] = c.motions(bodies);
+    let linear = c.inverse_mass[0] + c.inverse_mass[1];
+    let mut anchors = [V3::<L>::default(); 4];
+    let mut center = [V3::splat(0.0); 2];
+    let mut total_weight = zero;
+    let mut count = 0;
+    for (k, anchor) in anchors.iter_mut().enumerate() {
+        let has = Which::<L>::new(c.has_point(k));
+        if !has.any() {
+            break; // points fill their slots in order
+        }
+        count = k + 1;
+        let p = &mut c.points[k];
+        let (anchor_a, anchor_b) = (p.arm_a, p.arm_b);
+        *anchor = anchor_a;
+        let weight =
+            (L::splat(2.0) - p.separation * inverse_tau).clamp(L::splat(1e-10), L::splat(1.0));
+        center[0] = has.pick3(&center[0].add(&anchor_a.scale(weight)), &center[0]);
+        center[1] = has.pick3(&center[1].add(&anchor_b.scale(weight)), &center[1]);
+        total_weight = has.pick(total_weight + weight, total_weight);
+        let (arm_a, arm_b) = (anchor_a.cross(&n), anchor_b.cross(&n));
+        let (turn_a, turn_b) = (mul3(&inertia_a, &arm_a), mul3(&inertia_b, &arm_b));
+        let k_normal = linear + arm_a.dot(&turn_a) + arm_b.dot(&turn_b);
+        let normal_mass = L::select(k_normal.gt(zero), L::splat(1.0) / k_normal, zero);
+        let velocity = |m: &Motion<L>, anchor: &V3<L>| m.linvel.add(&m.angvel.cross(anchor));
+        let relative = velocity(&motion_b, &anchor_b).sub(&velocity(&motion_a, &anchor_a));
+        p.arm_a = has.pick3(&arm_a, &p.arm_a);
+        p.arm_b = has.pick3(&arm_b, &p.arm_b);
+        p.turn_a = has.pick3(&turn_a, &p.turn_a);
+        p.turn_b = has.pick3(&turn_b, &p.turn_b);
+        p.normal_mass = has.pick(normal_mass, p.normal_mass);
+        let speed = &mut c.cold.relative_velocity[k];
+        *speed = has.pick(relative.dot(&n), *speed);
     }
-    let flat: ArrayVec<Vector2, 4> = points
-        .iter()
-        .map(|p| {
-            let d = p.anchor_a - center;
-            Vector2::new(d.dot(&tangents[0]), d.dot(&tangents[1]))
-        })
-        .collect();
-    let cross = |o: &Vector2, p: &Vector2, q: &Vector2| (p - o).perp(&(q - o));
-    let mut radius = Real::INFINITY;
+    let some = c.has_point(0);
+    let center_a = center[0].unscale(total_weight);
+    let center_b = center[1].unscale(total_weight);
+    for (k, (p, anchor)) in c.points.iter_mut().zip(&anchors).take(count).enumerate() {
+        let has = Which::<L>::new(c.point_count.gt(L::splat(k as Real)));
+        let d = anchor.sub(&center_a);
+        p.lever_arm = has.pick(d.dot(&d).sqrt(), p.lever_arm);
+    }
+    // Friction at the centre: `m_a^-1 + m_b^-1 + (r_a x t_k) . I_a^-1 (r_a x t_l) +
+    // (r_b x t_k) . I_b^-1 (r_b x t_l)` couples tangent impulses `k` and `l`.
+    let arms =
+        |center: &V3<L>| tangents.map(|t| V3::select(some, &center.cross(&t), &V3::splat(0.0)));
+    let friction_arms = [arms(&center_a), arms(&center_b)];
+    let turns = |inertia: &M3<L>, arms: &[V3<L>; 2]| arms.map(|arm| mul3(inertia, &arm));
+    let friction_turns = [
+        turns(&inertia_a, &friction_arms[0]),
+        turns(&inertia_b, &friction_arms[1]),
+    ];
+    let k = |i: usize, j: usize| {
+        let linear = if i == j { linear } else { zero };
+        linear
+            + friction_arms[0][i].dot(&friction_turns[0][j])
+            + friction_arms[1][i].dot(&friction_turns[1][j])
+    };
+    let (k11, k22, k12) = (k(0, 0), k(1, 1), k(0, 1));
+    c.tangent_mass = inverse_2x2(&[[k11, k12], [k12, k22]]);
+    c.friction_arms = friction_arms;
+    c.friction_turns = friction_turns;
+    // Twist about the normal.
+    let k_twist = n.dot(&mul3(&add3(&inertia_a, &inertia_b), &n));
+    c.twist_turns = [mul3(&inertia_a, &n), mul3(&inertia_b, &n)];
+    c.twist_mass = L::select(k_twist.gt(zero), L::splat(1.0) / k_twist, zero);
+    // Tilt about the tangents, up to the support polygon's reach.
+    let support_radius = support_radius(c, &anchors, &center_a, &tangents);
+    let tilt_turns = [turns(&inertia_a, &tangents), turns(&inertia_b, &tangents)];
+    let tilts = support_radius.gt(zero);
+    c.tilt_mass = if L::any(tilts) {
+        let k = |i: usize, j: usize| tangents[i].dot(&tilt_turns[0][j].add(&tilt_turns[1][j]));
+        let mass = inverse_2x2(&[[k(0, 0), k(0, 1)], [k(1, 0), k(1, 1)]]);
+        mass.map(|row| row.map(|x| L::select(tilts, x, zero)))
+    } else {
+        [[zero; 2]; 2]
+    };
+    c.tilt_turns = tilt_turns;
+    c.support_radius = support_radius;
+}
+
+/// Per lane, the distance from `center` to the nearest edge of the convex polygon the points
+/// (at `anchors` from body a's centre of mass) span in the contact plane; 0 for fewer than
+/// three points: an edge or a vertex does not resist tipping. With at most four points, every
+/// pair whose line has all the others on one side is a hull edge.
+fn support_radius<L: Lane>(
+    c: &Batch<L>,
+    anchors: &[V3<L>; 4],
+    center: &V3<L>,
+    tangents: &[V3<L>; 2],
+) -> L {
+    let zero = L::splat(0.0);
+    let enough = c.has_point(2);
+    if !L::any(enough) {
+        return zero;
+    }
+    let has: [L::Mask; 4] = std::array::from_fn(|k| c.has_point(k));
+    let flat = anchors.map(|anchor| {
+        let d = anchor.sub(center);
+        [d.dot(&tangents[0]), d.dot(&tangents[1])]
+    });
+    // `(p - o) perp (q - o)`: positive when `q` is left of the line from `o` through `p`.
+    let cross = |o: &[L; 2], p: &[L; 2], q: &[L; 2]| {
+        let (u, v) = ([p[0] - o[0], p[1] - o[1]], [q[0] - o[0], q[1] - o[1]]);
+        u[0] * v[1] - u[1] * v[0]
+    };
+    let none = zero.gt(zero);
+    let mut radius = L::splat(Real::INFINITY);
     for i in 0..flat.len() {
         for j in i + 1..flat.len() {
             let (p, q) = (&flat[i], &flat[j]);
-            let length = (q - p).norm();
-            if length <= Real::EPSILON {
-                continue;
+            let edge = [q[0] - p[0], q[1] - p[1]];
+            let length = (edge[0] * edge[0] + edge[1] * edge[1]).sqrt();
+            let (mut left, mut right) = (none, none);
+            for (k, r) in flat.iter().enumerate() {
+                if k != i && k != j {
+                    let side = cross(p, q, r);
+                    left = left | (has[k] & side.gt(zero));
+                    right = right | (has[k] & side.lt(zero));
+                }
             }
-            let sides = flat
-                .iter()
-                .enumerate()
-                .filter(|&(k, _)| k != i && k != j)
-                .map(|(_, r)| cross(p, q, r));
-            let (mut left, mut right) = (false, false);
-            for side in sides {
-                left |= side > 0.0;
-                right |= side < 0.0;
-            }
-            if left && right {
-                continue; // a diagonal
-            }
-            let distance = cross(p, q, &Vector2::zeros()).abs() / length;
-            radius = radius.min(distance);
+            // A hull edge (not a diagonal) of two distinct points.
+            let hull = has[j] & length.gt(L::splat(Real::EPSILON)) & !(left & right);
+            let distance = cross(p, q, &[zero, zero]).abs() / length;
+            radius = L::select(hull & distance.lt(radius), distance, radius);
         }
     }
-    if radius.is_finite() { radius } else { 0.0 }
+    L::select(enough & radius.lt(L::splat(Real::INFINITY)), radius, zero)
 }
 
-/// The inverse of a 2x2 effective mass matrix, scaled to order one before inverting (a
-/// millimetre body's determinant would underflow); zero when singular.
-fn inverse_2x2(k: &Matrix2) -> Matrix2 {
-    let scale = k.diagonal().max();
-    if scale.is_nan() || scale <= 0.0 {
-        return Matrix2::zeros();
-    }
-    (k / scale)
-        .try_inverse()
-        .map_or_else(Matrix2::zeros, |m| m / scale)
+/// `a + b`, element by element.
+fn add3<L: Lane>(a: &M3<L>, b: &M3<L>) -> M3<L> {
+    std::array::from_fn(|r| std::array::from_fn(|k| a[r][k] + b[r][k]))
+}
+
+/// The inverse of a 2x2 effective mass matrix per lane, scaled to order one before inverting
+/// (a millimetre body's determinant would underflow); zero when singular. nalgebra's
+/// `try_inverse` in its order.
+fn inverse_2x2<L: Lane>(k: &M2<L>) -> M2<L> {
+    let zero = L::splat(0.0);
+    let scale = k[0][0].max(k[1][1]);
+    let m = k.map(|row| row.map(|x| x / scale));
+    let determinant = m[0][0] * m[1][1] - m[1][0] * m[0][1];
+    let invertible = scale.gt(zero) & !determinant.eq(zero);
+    let inverse = [
+        [m[1][1] / determinant, -m[0][1] / determinant],
+        [-m[1][0] / determinant, m[0][0] / determinant],
+    ];
+    inverse.map(|row| row.map(|x| L::select(invertible, x / scale, zero)))
 }
 
 /// The settings a solve pass needs.

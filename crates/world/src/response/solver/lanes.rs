@@ -40,6 +40,7 @@ pub(crate) trait Lane:
     /// `a > b ? a : b` per lane (SSE's `maxps`).
     fn max(self, other: Self) -> Self;
     fn sqrt(self) -> Self;
+    fn abs(self) -> Self;
     fn gt(self, other: Self) -> Self::Mask;
     fn lt(self, other: Self) -> Self::Mask;
     fn eq(self, other: Self) -> Self::Mask;
@@ -86,6 +87,10 @@ impl Lane for f32 {
     #[inline]
     fn sqrt(self) -> Self {
         f32::sqrt(self)
+    }
+    #[inline]
+    fn abs(self) -> Self {
+        f32::abs(self)
     }
     #[inline]
     fn gt(self, other: Self) -> bool {
@@ -152,6 +157,10 @@ impl Lane for f32x4 {
         f32x4::sqrt(self)
     }
     #[inline]
+    fn abs(self) -> Self {
+        f32x4::abs(self)
+    }
+    #[inline]
     fn gt(self, other: Self) -> Self {
         self.simd_gt(other)
     }
@@ -198,6 +207,14 @@ pub(crate) struct V3<L> {
 
 impl<L: Lane> V3<L> {
     #[inline]
+    pub(crate) fn splat(x: Real) -> Self {
+        Self {
+            x: L::splat(x),
+            y: L::splat(x),
+            z: L::splat(x),
+        }
+    }
+    #[inline]
     pub(crate) fn gather(mut f: impl FnMut(usize) -> Vector3) -> Self {
         let mut out = Self::default();
         for i in 0..L::WIDTH {
@@ -219,6 +236,24 @@ impl<L: Lane> V3<L> {
     #[inline]
     pub(crate) fn dot(&self, o: &Self) -> L {
         self.x * o.x + self.y * o.y + self.z * o.z
+    }
+    /// As nalgebra's cross product: `(y z' - z y', z x' - x z', x y' - y x')`.
+    #[inline]
+    pub(crate) fn cross(&self, o: &Self) -> Self {
+        Self {
+            x: self.y * o.z - self.z * o.y,
+            y: self.z * o.x - self.x * o.z,
+            z: self.x * o.y - self.y * o.x,
+        }
+    }
+    /// Each component divided by `s` (nalgebra's `unscale`, not a multiplication by `1 / s`).
+    #[inline]
+    pub(crate) fn unscale(&self, s: L) -> Self {
+        Self {
+            x: self.x / s,
+            y: self.y / s,
+            z: self.z / s,
+        }
     }
     #[inline]
     pub(crate) fn scale(&self, s: L) -> Self {

@@ -34,7 +34,7 @@ use arrayvec::ArrayVec;
 use body::SolverBody;
 use collide::FeatureId;
 use color::Coloring;
-use contact::{ContactConstraint, SolveSettings};
+use contact::SolveSettings;
 use geom::{Matrix3, Real, UnitQuaternion};
 use lanes::Lane;
 use schedule::Batches;
@@ -225,34 +225,29 @@ impl Solver {
         self.ids.resize_with(lanes, ArrayVec::new);
         let (slots, states) = (&self.slots, &self.states);
         let (pairs, previous) = (&self.constraint_pairs, &self.previous_cache);
-        let settings = (solver.speculative_margin, solver.rolling_resistance);
-        // Prepares the `n`th constraint (in pair order), warm started from `previous[warm]`,
+        let rolling_resistance = solver.rolling_resistance;
+        // Gathers the `n`th constraint (in pair order), warm started from `previous[warm]`,
         // into `batch`'s `lane`.
-        let prepare = |constraint: &mut ContactConstraint,
-                       batch: &mut batch::Batch<L>,
-                       lane: usize,
-                       ids: &mut ArrayVec<FeatureId, 4>,
-                       (n, warm): (u32, u32)| {
+        let gather = |batch: &mut batch::Batch<L>,
+                      lane: usize,
+                      ids: &mut ArrayVec<FeatureId, 4>,
+                      (n, warm): (u32, u32)| {
             let k = pairs[n as usize];
             let (pair, (i, j)) = (&contacts[k], indices[k]);
             let (i, j) = (slots[i as usize], slots[j as usize]);
-            let states = (&states[i as usize], &states[j as usize]);
-            contact::prepare(
-                constraint,
+            let inputs = contact::Inputs {
                 pair,
-                (i, j),
-                (&bodies[pair.a], &bodies[pair.b]),
-                states,
-                previous.get(warm as usize),
-                settings,
-            );
-            batch.set(lane, constraint, states);
-            *ids = constraint.points.iter().map(|p| p.id).collect();
+                slots: (i, j),
+                bodies: (&bodies[pair.a], &bodies[pair.b]),
+                states: (&states[i as usize], &states[j as usize]),
+                cached: previous.get(warm as usize),
+            };
+            contact::gather(batch, lane, Some(&inputs), rolling_resistance, ids);
         };
-        // On one thread the constraints are prepared in pair order, as the contacts and bodies
-        // lie in memory; on several, batch by batch (each batch's lanes on one thread).
+        // On one thread the constraints are gathered in pair order, as the contacts and bodies
+        // lie in memory; on several, batch by batch (each batch's lanes on one thread). Each
+        // batch's rows are then prepared at once.
         let parallel = schedule::fills_in_parallel::<L>(batches.batches.len());
-        let mut constraint = ContactConstraint::default();
         let coloring = &self.coloring;
         let mut cached = previous.iter().enumerate().peekable();
         let placed = coloring.slots.iter().zip(&coloring.colors);
@@ -268,32 +263,24 @@ impl Solver {
             self.members[batch * L::WIDTH + lane] = member;
             if !parallel {
                 let ids = &mut self.ids[batch * L::WIDTH + lane];
-                prepare(
-                    &mut constraint,
-                    &mut batches.batches[batch],
-                    lane,
-                    ids,
-                    member,
-                );
+                gather(&mut batches.batches[batch], lane, ids, member);
             }
         }
-        let empty = ContactConstraint::default();
-        let fixed = (&SolverBody::FIXED, &SolverBody::FIXED);
+        let speculative_margin = solver.speculative_margin;
         schedule::fill(
             &mut batches.batches,
             &mut self.ids,
             &self.members,
             parallel,
             |batch, ids, members| {
-                let mut constraint = ContactConstraint::default();
                 for (lane, (ids, &member)) in ids.iter_mut().zip(members).enumerate() {
                     if member.0 == NONE {
-                        batch.set(lane, &empty, fixed);
-                        ids.clear();
+                        contact::gather(batch, lane, None, rolling_resistance, ids);
                     } else if parallel {
-                        prepare(&mut constraint, batch, lane, ids, member);
+                        gather(batch, lane, ids, member);
                     }
                 }
+                contact::prepare(batch, states, speculative_margin);
             },
         );
     }

@@ -40,8 +40,8 @@ pub(crate) struct Batches<L: Lane> {
 }
 
 impl<L: Lane> Batches<L> {
-    /// Lays out the batches for `coloring`'s colours (their lanes are then filled with
-    /// [`fill`] and [`Batch::set`], empty ones with the default constraint).
+    /// Lays out the batches for `coloring`'s colours (their lanes are then filled through
+    /// [`fill`], an empty lane with zeros).
     pub(crate) fn layout(&mut self, coloring: &Coloring) {
         let places = coloring.starts.map(|s| s as usize);
         let mut starts = [0; COLORS + 1];
