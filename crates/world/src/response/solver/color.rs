@@ -8,7 +8,11 @@
 //! colours in order, where constraints between two moving bodies take the lowest free colour
 //! from the front and constraints against a fixed body the highest free colour from the back,
 //! so that contacts with the ground are solved last in each pass and have the last word.
-//! Colours are given greedily in pair order: the same contacts give the same colours.
+//! Colours are given greedily in pair order: the same contacts give the same colours. Within a
+//! colour the constraints are ordered by kind (how many points, whether a ball rolls), each kind
+//! in pair order: the batches of a colour then mostly hold constraints of one kind, so that a
+//! batch of one-point contacts skips the other three point slots and only batches that roll
+//! read what rolling needs. The order within a colour does not change a result.
 
 /// How many colours there are. A body with more constraints than this (a ball in a pit of
 /// thirty) puts the rest in the overflow.
@@ -16,6 +20,8 @@ pub(crate) const COLORS: usize = 24;
 /// Constraints between two moving bodies use the first `DYNAMIC_COLORS` colours, leaving the last
 /// ones to constraints against fixed bodies.
 const DYNAMIC_COLORS: usize = COLORS - 4;
+/// How many kinds of constraint a colour's order tells apart ([`Coloring::add`]).
+pub(crate) const KINDS: usize = 8;
 
 /// The colouring of one step: for each constraint (in pair order), where it goes in the solve
 /// order; and where each colour starts.
@@ -25,6 +31,8 @@ pub(crate) struct Coloring {
     used: Vec<Vec<u64>>,
     /// Per constraint in pair order, its colour (`COLORS` for the overflow).
     pub(crate) colors: Vec<u8>,
+    /// Per constraint in pair order, its kind (below `KINDS`).
+    kinds: Vec<u8>,
     /// Per constraint in pair order, its index in the solve order.
     pub(crate) slots: Vec<u32>,
     /// `starts[c]..starts[c + 1]` are colour `c`'s constraints in the solve order, after the
@@ -42,13 +50,22 @@ impl Coloring {
             set.resize(words, 0);
         }
         self.colors.clear();
+        self.kinds.clear();
         self.slots.clear();
     }
 
     /// Colours the next constraint (in pair order), between solver slots `a` and `b`, where
     /// slot 0 or a body with `fixed` set (zero inverse mass: static, sleeping or kinematic, whose
-    /// state no impulse changes) does not count.
-    pub(crate) fn add(&mut self, (a, b): (u32, u32), (fixed_a, fixed_b): (bool, bool)) {
+    /// state no impulse changes) does not count. `kind` (below [`KINDS`]) orders the
+    /// constraints within their colour.
+    pub(crate) fn add(
+        &mut self,
+        (a, b): (u32, u32),
+        (fixed_a, fixed_b): (bool, bool),
+        kind: usize,
+    ) {
+        debug_assert!(kind < KINDS);
+        self.kinds.push(kind as u8);
         let moves = |slot: u32, fixed: bool| (slot != 0 && !fixed).then_some(slot as usize);
         let color = match (moves(a, fixed_a), moves(b, fixed_b)) {
             (Some(a), Some(b)) => (0..DYNAMIC_COLORS).find(|&c| {
@@ -74,28 +91,42 @@ impl Coloring {
         self.colors.push(color.unwrap_or(COLORS) as u8);
     }
 
-    /// Ends the colouring: each constraint's index in the solve order (the overflow, then the
-    /// colours, each in pair order) and where the colours start.
+    /// Ends the colouring: each constraint's index in the solve order (the overflow in pair
+    /// order, then the colours, each kind by kind in pair order) and where the colours start.
     pub(crate) fn finish(&mut self) {
-        let mut counts = [0u32; COLORS + 1];
-        for &c in &self.colors {
-            counts[usize::from(c)] += 1;
+        // Counted per colour and kind; the overflow's all as one kind, so that it keeps pair
+        // order (its constraints may share bodies: their order counts).
+        let kind = |color: u8, kind: u8| {
+            if usize::from(color) == COLORS {
+                0
+            } else {
+                usize::from(kind)
+            }
+        };
+        let mut counts = [[0u32; KINDS]; COLORS + 1];
+        for (&c, &k) in self.colors.iter().zip(&self.kinds) {
+            counts[usize::from(c)][kind(c, k)] += 1;
         }
-        // The overflow first, then colour 0, 1, ...
-        let mut next = [0u32; COLORS + 1];
-        let mut start = counts[COLORS];
-        for c in 0..COLORS {
-            self.starts[c] = start;
-            next[c] = start;
-            start += counts[c];
+        // The overflow first, then colour 0, 1, ...: `next` is where each colour's next
+        // constraint of each kind goes.
+        let mut next = [[0u32; KINDS]; COLORS + 1];
+        let mut start = 0;
+        for c in std::iter::once(COLORS).chain(0..COLORS) {
+            if c < COLORS {
+                self.starts[c] = start;
+            }
+            for k in 0..KINDS {
+                next[c][k] = start;
+                start += counts[c][k];
+            }
         }
         self.starts[COLORS] = start;
-        next[COLORS] = 0;
-        self.slots.extend(self.colors.iter().map(|&c| {
-            let slot = next[usize::from(c)];
-            next[usize::from(c)] += 1;
-            slot
-        }));
+        let places = self.colors.iter().zip(&self.kinds).map(|(&c, &k)| {
+            let next = &mut next[usize::from(c)][kind(c, k)];
+            *next += 1;
+            *next - 1
+        });
+        self.slots.extend(places);
     }
 }
 
@@ -120,7 +151,7 @@ mod tests {
         let mut coloring = Coloring::default();
         coloring.begin(bodies);
         for &(pair, fixed) in pairs {
-            coloring.add(pair, fixed);
+            coloring.add(pair, fixed, 0);
         }
         coloring.finish();
         coloring
@@ -153,6 +184,34 @@ mod tests {
         let mut sorted = c.slots.clone();
         sorted.sort_unstable();
         assert_eq!(sorted, (0..7).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn a_colour_holds_its_constraints_kind_by_kind_and_the_overflow_keeps_pair_order() {
+        // Five constraints on disjoint pairs of moving bodies: all colour 0.
+        let mut c = Coloring::default();
+        c.begin(11);
+        for (n, kind) in [3, 0, 3, 0, 4].into_iter().enumerate() {
+            let a = 1 + 2 * n as u32;
+            c.add((a, a + 1), (false, false), kind);
+        }
+        c.finish();
+        assert_eq!(c.colors, vec![0; 5]);
+        // Kind 0 (pairs 1, 3), then kind 3 (pairs 0, 2), then kind 4 (pair 4).
+        assert_eq!(c.slots, vec![2, 0, 3, 1, 4]);
+        // Body 1 touches 30 others, the kinds alternating: the overflow is in pair order.
+        let mut c = Coloring::default();
+        c.begin(32);
+        for b in 2..32 {
+            c.add((1, b), (false, false), (b % 2) as usize * 7);
+        }
+        c.finish();
+        let overflow: Vec<u32> = (0..30)
+            .filter(|&n| usize::from(c.colors[n]) == COLORS)
+            .map(|n| c.slots[n])
+            .collect();
+        assert_eq!(overflow, (0..overflow.len() as u32).collect::<Vec<_>>());
+        assert_eq!(c.starts[0] as usize, overflow.len());
     }
 
     #[test]

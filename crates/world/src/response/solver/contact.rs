@@ -50,6 +50,28 @@ fn tangents_of(normal: &Vector3) -> [Vector3; 2] {
     [t1, t1.cross(normal)]
 }
 
+/// The kind of the constraint of `pair` (below `color::KINDS`), by which a colour orders its
+/// constraints: how many points it has, and whether it rolls (a pair with a ball, when there is
+/// rolling resistance).
+pub(crate) fn kind(
+    pair: &ContactPair,
+    (body_a, body_b): (&RigidBody, &RigidBody),
+    rolling_resistance: Real,
+) -> usize {
+    let points = pair.contact.points.len().clamp(1, 4) - 1;
+    let rolls =
+        rolling_resistance > 0.0 && (ball_radius(body_a) > 0.0 || ball_radius(body_b) > 0.0);
+    points + if rolls { 4 } else { 0 }
+}
+
+/// The radius of `body`'s ball, 0 for a box.
+fn ball_radius(body: &RigidBody) -> Real {
+    match body.collider.shape {
+        geom::Shape::Ball { radius } => radius,
+        geom::Shape::Cuboid { .. } => 0.0,
+    }
+}
+
 /// Writes into `lane` of `c` what the constraint of `inputs` is made from, and its points'
 /// feature ids into `ids`; [`prepare`] then computes its rows. `None` empties the lane: every
 /// value zero, both bodies the fixed state. Last step's impulses warm start the points whose
@@ -151,10 +173,6 @@ pub(crate) fn gather<L: Lane>(
         }
     }
     // Rolling resistance, for a pair with a ball.
-    let ball_radius = |body: &RigidBody| match body.collider.shape {
-        geom::Shape::Ball { radius } => radius,
-        geom::Shape::Cuboid { .. } => 0.0,
-    };
     let rolling = inputs.map_or(0.0, |i| {
         rolling_resistance * ball_radius(i.bodies.0).max(ball_radius(i.bodies.1))
     });

@@ -14,8 +14,8 @@
 //! 4. store the impulses in the persistent contact set; write poses and velocities back.
 //!
 //! Awake bodies are solved densely in handle order (static and sleeping ones share one fixed
-//! state) and constraints in colour order (`color`: the overflow, then each colour in pair
-//! order), four at a time in SIMD lanes (`batch`, `lanes`) or one at a time: the same world
+//! state) and constraints in colour order (`color`: the overflow in pair order, then each
+//! colour kind by kind), four at a time in SIMD lanes (`batch`, `lanes`) or one at a time: the same world
 //! gives the same bits either way, on any number of threads.
 
 mod batch;
@@ -210,11 +210,14 @@ impl Solver {
                 self.states[i as usize].inverse_mass == 0.0,
                 self.states[j as usize].inverse_mass == 0.0,
             );
-            if (fixed.0 && fixed.1) || !bodies.contains_key(pair.a) || !bodies.contains_key(pair.b)
-            {
+            let (Some(body_a), Some(body_b)) = (bodies.get(pair.a), bodies.get(pair.b)) else {
+                continue;
+            };
+            if fixed.0 && fixed.1 {
                 continue;
             }
-            self.coloring.add((i, j), fixed);
+            let kind = contact::kind(pair, (body_a, body_b), solver.rolling_resistance);
+            self.coloring.add((i, j), fixed, kind);
             self.constraint_pairs.push(k);
         }
         self.coloring.finish();
