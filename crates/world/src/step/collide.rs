@@ -1,6 +1,8 @@
 //! Collision detection for a step: every collider's world volume and AABB, densely in handle
 //! order; the broad phase's overlapping pairs; the staged narrow phase's contacts. Pairs in
-//! which nothing moves (sleeping against sleeping or static) are not tested.
+//! which nothing moves (sleeping against sleeping or static) are not tested. The narrow phase
+//! runs in blocks of pairs on rayon's threads when there are several; the contacts come out in
+//! pair order either way.
 
 use super::sleep::is_awake_movable;
 use crate::body::{BodyHandle, BodyKind, RigidBody};
@@ -9,6 +11,29 @@ use collide::broad::RowSweep;
 use collide::staged::{Posed, StageCounts, StagedFilter};
 use geom::{Aabb, Real};
 use slotmap::SlotMap;
+
+/// Pairs per block handed to a thread in the narrow phase.
+#[cfg(feature = "parallel")]
+const PAIR_BLOCK: usize = 256;
+
+/// What the narrow phase found in one block of pairs (on one of rayon's threads).
+#[cfg(feature = "parallel")]
+#[derive(Debug, Clone, Default)]
+struct Found {
+    contacts: Vec<ContactPair>,
+    indices: Vec<(u32, u32)>,
+    wake: Vec<BodyHandle>,
+    counts: StageCounts,
+}
+
+/// Adds `more`'s counts to `total`'s.
+fn add_counts(total: &mut StageCounts, more: &StageCounts) {
+    total.pairs += more.pairs;
+    total.rejected_by_sphere += more.rejected_by_sphere;
+    total.rejected_by_aabb += more.rejected_by_aabb;
+    total.rejected_by_exact += more.rejected_by_exact;
+    total.touching += more.touching;
+}
 
 /// `v[k] = value`, or pushed when `k` is `v`'s length.
 fn set<T>(v: &mut Vec<T>, k: usize, value: T) {
@@ -52,6 +77,9 @@ pub(crate) struct Collision {
     speculative: bool,
     /// What each stage of the narrow phase did in the last run.
     pub(crate) stage_counts: StageCounts,
+    /// Per block of pairs tested on a thread of its own, what it found.
+    #[cfg(feature = "parallel")]
+    found: Vec<Found>,
 }
 
 impl Collision {
@@ -259,8 +287,10 @@ impl Collision {
 
     /// Seed 004's staged filter on each pair of `pairs`; with a margin, each pair's margin is
     /// the sum of its two bodies' reaches. Contacts go to `contacts`, their bodies' indices to
-    /// `indices`; a sleeping body found within reach of a moving or disturbed one goes to
-    /// `wake`.
+    /// `indices`, in the order of `pairs`; a sleeping body found within reach of a moving or
+    /// disturbed one goes to `wake`. With the parallel feature and several threads, blocks of
+    /// pairs are tested on rayon's threads and their findings joined in order: the same
+    /// contacts in the same order as on one thread.
     fn test_pairs(
         &mut self,
         pairs: &[(u32, u32)],
@@ -268,6 +298,48 @@ impl Collision {
         indices: &mut Vec<(u32, u32)>,
         wake: &mut Vec<BodyHandle>,
     ) {
+        #[cfg(feature = "parallel")]
+        if rayon::current_num_threads() > 1 && pairs.len() >= 2 * PAIR_BLOCK {
+            use rayon::prelude::*;
+            let blocks = pairs.len().div_ceil(PAIR_BLOCK);
+            let mut found = std::mem::take(&mut self.found);
+            found.resize_with(blocks, Found::default);
+            let this = &*self;
+            found[..blocks]
+                .par_iter_mut()
+                .zip(pairs.par_chunks(PAIR_BLOCK))
+                .for_each(|(found, pairs)| {
+                    found.contacts.clear();
+                    found.indices.clear();
+                    found.wake.clear();
+                    found.counts = this.test_block(
+                        pairs,
+                        &mut found.contacts,
+                        &mut found.indices,
+                        &mut found.wake,
+                    );
+                });
+            for found in &mut found[..blocks] {
+                contacts.append(&mut found.contacts);
+                indices.append(&mut found.indices);
+                wake.append(&mut found.wake);
+                add_counts(&mut self.stage_counts, &found.counts);
+            }
+            self.found = found;
+            return;
+        }
+        let counts = self.test_block(pairs, contacts, indices, wake);
+        add_counts(&mut self.stage_counts, &counts);
+    }
+
+    /// [`Self::test_pairs`] on one block of pairs, on this thread: what each stage did.
+    fn test_block(
+        &self,
+        pairs: &[(u32, u32)],
+        contacts: &mut Vec<ContactPair>,
+        indices: &mut Vec<(u32, u32)>,
+        wake: &mut Vec<BodyHandle>,
+    ) -> StageCounts {
         let mut filter = StagedFilter::new();
         for &(i, j) in pairs {
             let (i, j) = (i as usize, j as usize);
@@ -304,11 +376,6 @@ impl Collision {
                 indices.push((i as u32, j as u32));
             }
         }
-        let (total, more) = (&mut self.stage_counts, filter.counts);
-        total.pairs += more.pairs;
-        total.rejected_by_sphere += more.rejected_by_sphere;
-        total.rejected_by_aabb += more.rejected_by_aabb;
-        total.rejected_by_exact += more.rejected_by_exact;
-        total.touching += more.touching;
+        filter.counts
     }
 }
