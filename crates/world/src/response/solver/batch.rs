@@ -1,10 +1,17 @@
 //! Contact constraints in batches, one constraint per lane (`lanes`), and the stages that run
 //! on a batch: [`warm_start`], [`solve`] (with bias, then without: relax, with friction) per
 //! substep, [`restitution`] after them. `contact::gather` writes each constraint's inputs in its
-//! lane and `contact::prepare` computes a batch's rows; the constraints of a batch share no moving body (they are
-//! of one colour, or alone in theirs), so a batch reads its bodies' velocities at once, solves
-//! its lanes side by side and leaves the new velocities in a [`Moved`] that the caller writes
-//! back (none when the stage had nothing to do).
+//! lane and `contact::prepare` computes a batch's rows; the constraints of a batch share no
+//! moving body (they are of one colour, or alone in theirs), so a batch reads its bodies'
+//! velocities at once, solves its lanes side by side and leaves the new velocities in a
+//! [`Moved`] that the caller writes back (none when the stage had nothing to do).
+//!
+//! The passes stream through the batches, so a batch keeps in its own array only what every
+//! pass reads: what only restitution and rolling read is boxed apart ([`Cold`]), and so are the
+//! turns `I^-1 (r x n)` ([`Turns`]), which a batch whose bodies are all isotropic (cubes,
+//! balls: `I^-1 = s 1`) computes as its arms times `s` instead of reading them (Box3D's wide
+//! constraint keeps each body's symmetric inverse inertia, six lanes, instead of the turns, at
+//! the cost of a matrix product per row).
 //!
 //! A lane without a constraint, or a point a constraint lacks, is solved like the others and its
 //! results thrown away: every state a row changes is chosen per lane ([`Lane::select`]) between
@@ -47,8 +54,6 @@ pub(super) fn mul3<L: Lane>(m: &M3<L>, v: &V3<L>) -> V3<L> {
 pub(super) struct PointLanes<L> {
     pub(super) arm_a: V3<L>,
     pub(super) arm_b: V3<L>,
-    pub(super) turn_a: V3<L>,
-    pub(super) turn_b: V3<L>,
     pub(super) separation: L,
     pub(super) normal_mass: L,
     pub(super) normal_impulse: L,
@@ -69,6 +74,22 @@ pub(super) struct Cold<L> {
     pub(super) inverse_inertia: [M3<L>; 2],
 }
 
+/// How a unit impulse of each row turns the two bodies: `I^-1` times the row's arm, world
+/// space, `[a, b]`. Kept out of the batch's array in a box of its own, read only by batches
+/// with a body whose inertia differs about some axis: where every body is isotropic (a cube, a
+/// ball: `I^-1 = s 1`, exactly) the turns are the arms scaled by `s` ([`Batch::isotropic`]).
+#[derive(Debug, Clone, Default)]
+pub(super) struct Turns<L> {
+    /// Per point slot, `I^-1 (r x n)`.
+    pub(super) points: [[V3<L>; 2]; 4],
+    /// Then per tangent, `I^-1 (c x t_k)` for the friction centre `c`.
+    pub(super) friction: [[V3<L>; 2]; 2],
+    /// `I^-1 n`, for the twist row.
+    pub(super) twist: [V3<L>; 2],
+    /// Then per tangent, `I^-1 t_k`, for the tilt row.
+    pub(super) tilt: [[V3<L>; 2]; 2],
+}
+
 /// Up to `L::WIDTH` contact constraints, one per lane (see `contact` for the rows).
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Batch<L: Lane> {
@@ -87,17 +108,20 @@ pub(crate) struct Batch<L: Lane> {
     pub(super) point_count: L,
     pub(super) points: [PointLanes<L>; 4],
     pub(super) friction_arms: [[V3<L>; 2]; 2],
-    pub(super) friction_turns: [[V3<L>; 2]; 2],
-    pub(super) twist_turns: [V3<L>; 2],
     pub(super) tangent_mass: M2<L>,
     pub(super) friction_impulse: [L; 2],
     pub(super) twist_mass: L,
     pub(super) twist_impulse: L,
-    pub(super) tilt_turns: [[V3<L>; 2]; 2],
     pub(super) tilt_mass: M2<L>,
     pub(super) support_radius: L,
     pub(super) tilt_impulse: [L; 2],
     pub(super) rolling_resistance: L,
+    /// Whether every lane's bodies are isotropic (or fixed): the turns are then the arms
+    /// scaled by `inverse_inertia_scale`, and `turns` is not read.
+    pub(super) isotropic: bool,
+    /// `[a, b]`: `s` of an isotropic body's `I^-1 = s 1`.
+    pub(super) inverse_inertia_scale: [L; 2],
+    pub(super) turns: Box<Turns<L>>,
     pub(super) cold: Box<Cold<L>>,
 }
 
@@ -176,6 +200,54 @@ impl<L: Lane> Batch<L> {
         self.points
             .iter()
             .any(|p| p.normal_impulse.lane(lane) > 0.0 || p.max_normal_impulse.lane(lane) > 0.0)
+    }
+
+    /// `[a, b]`: `I^-1 arm`, from the scales where the batch is isotropic, else `stored`'s.
+    #[inline]
+    fn turn(&self, arm: [&V3<L>; 2], stored: impl FnOnce(&Turns<L>) -> [V3<L>; 2]) -> [V3<L>; 2] {
+        if self.isotropic {
+            [
+                arm[0].scale(self.inverse_inertia_scale[0]),
+                arm[1].scale(self.inverse_inertia_scale[1]),
+            ]
+        } else {
+            stored(&self.turns)
+        }
+    }
+
+    /// `[a, b]`: how a unit normal impulse at point `k` turns the bodies.
+    #[inline]
+    fn point_turns(&self, k: usize) -> [V3<L>; 2] {
+        let p = &self.points[k];
+        self.turn([&p.arm_a, &p.arm_b], |t| t.points[k])
+    }
+
+    /// `[a, b]` then tangent: how a unit friction impulse along each tangent turns the bodies.
+    #[inline]
+    fn friction_turns(&self) -> [[V3<L>; 2]; 2] {
+        let [arms_a, arms_b] = &self.friction_arms;
+        let [a0, b0] = self.turn([&arms_a[0], &arms_b[0]], |t| {
+            [t.friction[0][0], t.friction[1][0]]
+        });
+        let [a1, b1] = self.turn([&arms_a[1], &arms_b[1]], |t| {
+            [t.friction[0][1], t.friction[1][1]]
+        });
+        [[a0, a1], [b0, b1]]
+    }
+
+    /// `[a, b]`: how a unit twist impulse turns the bodies.
+    #[inline]
+    fn twist_turns(&self) -> [V3<L>; 2] {
+        self.turn([&self.normal, &self.normal], |t| t.twist)
+    }
+
+    /// `[a, b]` then tangent: how a unit tilt impulse about each tangent turns the bodies.
+    #[inline]
+    fn tilt_turns(&self) -> [[V3<L>; 2]; 2] {
+        let t = &self.tangents;
+        let [a0, b0] = self.turn([&t[0], &t[0]], |s| [s.tilt[0][0], s.tilt[1][0]]);
+        let [a1, b1] = self.turn([&t[1], &t[1]], |s| [s.tilt[0][1], s.tilt[1][1]]);
+        [[a0, a1], [b0, b1]]
     }
 
     /// The lanes that hold a point `k`.
@@ -293,17 +365,17 @@ fn push<L: Lane>(
     [a, b]: &[Motion<L>; 2],
     [ma, mb]: [L; 2],
     n: &V3<L>,
-    p: &PointLanes<L>,
+    [turn_a, turn_b]: &[V3<L>; 2],
     impulse: L,
 ) -> [Motion<L>; 2] {
     [
         Motion {
             linvel: a.linvel.sub(&n.scale(impulse * ma)),
-            angvel: a.angvel.sub(&p.turn_a.scale(impulse)),
+            angvel: a.angvel.sub(&turn_a.scale(impulse)),
         },
         Motion {
             linvel: b.linvel.add(&n.scale(impulse * mb)),
-            angvel: b.angvel.add(&p.turn_b.scale(impulse)),
+            angvel: b.angvel.add(&turn_b.scale(impulse)),
         },
     ]
 }
@@ -318,7 +390,7 @@ fn combine<L: Lane>(turns: &[V3<L>; 2], impulse: &[L; 2]) -> V3<L> {
 #[inline]
 fn rub<L: Lane>(m: &mut [Motion<L>; 2], c: &Batch<L>, impulse: &[L; 2]) {
     let linear = combine(&c.tangents, impulse);
-    let [turns_a, turns_b] = &c.friction_turns;
+    let [turns_a, turns_b] = &c.friction_turns();
     m[0].linvel = m[0].linvel.sub(&linear.scale(c.inverse_mass[0]));
     m[0].angvel = m[0].angvel.sub(&combine(turns_a, impulse));
     m[1].linvel = m[1].linvel.add(&linear.scale(c.inverse_mass[1]));
@@ -328,8 +400,9 @@ fn rub<L: Lane>(m: &mut [Motion<L>; 2], c: &Batch<L>, impulse: &[L; 2]) {
 /// A tilt impulse (about the two tangents): b turned, a back.
 #[inline]
 fn tilt<L: Lane>(m: &mut [Motion<L>; 2], c: &Batch<L>, impulse: &[L; 2]) {
-    m[0].angvel = m[0].angvel.sub(&combine(&c.tilt_turns[0], impulse));
-    m[1].angvel = m[1].angvel.add(&combine(&c.tilt_turns[1], impulse));
+    let [turns_a, turns_b] = &c.tilt_turns();
+    m[0].angvel = m[0].angvel.sub(&combine(turns_a, impulse));
+    m[1].angvel = m[1].angvel.add(&combine(turns_b, impulse));
 }
 
 /// `total` held to a disc (a ball) of radius `limit`: scaled down to it when longer.
@@ -357,13 +430,15 @@ pub(crate) fn warm_start<L: Lane>(c: &mut Batch<L>, bodies: &[SolverBody]) -> Op
         if !has.any() {
             break; // points fill their slots in order
         }
-        let pushed = push(&m, c.inverse_mass, &c.normal, p, p.normal_impulse);
+        let turns = c.point_turns(k);
+        let pushed = push(&m, c.inverse_mass, &c.normal, &turns, p.normal_impulse);
         m[0] = Motion::pick(&has, &pushed[0], &m[0]);
         m[1] = Motion::pick(&has, &pushed[1], &m[1]);
     }
     rub(&mut m, c, &c.friction_impulse);
-    m[0].angvel = m[0].angvel.sub(&c.twist_turns[0].scale(c.twist_impulse));
-    m[1].angvel = m[1].angvel.add(&c.twist_turns[1].scale(c.twist_impulse));
+    let [twist_a, twist_b] = c.twist_turns();
+    m[0].angvel = m[0].angvel.sub(&twist_a.scale(c.twist_impulse));
+    m[1].angvel = m[1].angvel.add(&twist_b.scale(c.twist_impulse));
     tilt(&mut m, c, &c.tilt_impulse);
     let rolls = Which::new(c.rolling_resistance.gt(L::splat(0.0)));
     if rolls.any() {
@@ -417,6 +492,7 @@ pub(crate) fn solve<L: Lane>(
         if !has.any() {
             break;
         }
+        let turns = c.point_turns(k);
         let p = &mut c.points[k];
         // The separation now, to first order in the turns (exact for the translations):
         // `s0 + n . (dp_b - dp_a) + theta_b . (r_b x n) - theta_a . (r_a x n)`.
@@ -431,7 +507,7 @@ pub(crate) fn solve<L: Lane>(
                 let push_bias = (bias_rate * separation).max(max_push_out);
                 let vn = normal_speed(&old[0], &old[1], &n, p);
                 let impulse = (-p.normal_mass * (vn + push_bias)).max(zero);
-                let new = push(&old, c.inverse_mass, &n, p, impulse);
+                let new = push(&old, c.inverse_mass, &n, &turns, impulse);
                 pushes = Some([
                     Motion::pick(&pushes_out, &new[0], &old[0]),
                     Motion::pick(&pushes_out, &new[1], &old[1]),
@@ -463,7 +539,7 @@ pub(crate) fn solve<L: Lane>(
         p.max_normal_impulse = has.pick(p.max_normal_impulse.max(impulse), p.max_normal_impulse);
         total_normal_impulse = has.pick(total_normal_impulse + total, total_normal_impulse);
         twist_limit = has.pick(twist_limit + p.lever_arm * total, twist_limit);
-        let pushed = push(&m, c.inverse_mass, &n, p, impulse);
+        let pushed = push(&m, c.inverse_mass, &n, &turns, impulse);
         m[0] = Motion::pick(&has, &pushed[0], &m[0]);
         m[1] = Motion::pick(&has, &pushed[1], &m[1]);
     }
@@ -478,8 +554,9 @@ pub(crate) fn solve<L: Lane>(
         let old = c.twist_impulse;
         c.twist_impulse = (old - c.twist_mass * twist_speed).clamp(-limit, limit);
         let delta = c.twist_impulse - old;
-        m[0].angvel = m[0].angvel.sub(&c.twist_turns[0].scale(delta));
-        m[1].angvel = m[1].angvel.add(&c.twist_turns[1].scale(delta));
+        let [twist_a, twist_b] = c.twist_turns();
+        m[0].angvel = m[0].angvel.sub(&twist_a.scale(delta));
+        m[1].angvel = m[1].angvel.add(&twist_b.scale(delta));
         // Sliding, at the friction centre.
         let dv = m[1].linvel.sub(&m[0].linvel);
         let [arms_a, arms_b] = &c.friction_arms;
@@ -574,19 +651,21 @@ pub(crate) fn restitution<L: Lane>(
             if !has.any() {
                 break;
             }
-            let p = &mut c.points[k];
             let relative_velocity = c.cold.relative_velocity[k];
             let fast = !relative_velocity.gt(L::splat(-threshold));
-            let bounce = Which::new(has.mask & bounces & fast & !p.max_normal_impulse.eq(zero));
+            let pushed = !c.points[k].max_normal_impulse.eq(zero);
+            let bounce = Which::new(has.mask & bounces & fast & pushed);
             if !bounce.any() {
                 continue;
             }
+            let turns = c.point_turns(k);
+            let p = &mut c.points[k];
             let vn = normal_speed(&m[0], &m[1], &c.normal, p);
             let impulse = -p.normal_mass * (vn + c.cold.restitution * relative_velocity);
             let total = (p.normal_impulse + impulse).max(zero);
             let impulse = total - p.normal_impulse;
             p.normal_impulse = bounce.pick(total, p.normal_impulse);
-            let pushed = push(&m, c.inverse_mass, &c.normal, p, impulse);
+            let pushed = push(&m, c.inverse_mass, &c.normal, &turns, impulse);
             m[0] = Motion::pick(&bounce, &pushed[0], &m[0]);
             m[1] = Motion::pick(&bounce, &pushed[1], &m[1]);
         }

@@ -70,6 +70,13 @@ impl SolverBody {
         }
     }
 
+    /// Whether the body's world-space inverse inertia is a multiple of the identity (a fixed
+    /// body's is zero).
+    pub(crate) fn is_isotropic(&self) -> bool {
+        let m = &self.inverse_inertia;
+        *m == Matrix3::identity() * m.m11
+    }
+
     /// `linvel`, `angvel`, `delta_position` and `delta_angle` as three rows of four.
     #[inline]
     pub(crate) fn rows(&self) -> [[Real; 4]; 3] {

@@ -9,10 +9,11 @@
 //! from the front and constraints against a fixed body the highest free colour from the back,
 //! so that contacts with the ground are solved last in each pass and have the last word.
 //! Colours are given greedily in pair order: the same contacts give the same colours. Within a
-//! colour the constraints are ordered by kind (how many points, whether a ball rolls), each kind
-//! in pair order: the batches of a colour then mostly hold constraints of one kind, so that a
-//! batch of one-point contacts skips the other three point slots and only batches that roll
-//! read what rolling needs. The order within a colour does not change a result.
+//! colour the constraints are ordered by kind (how many points, whether a ball rolls, whether
+//! a body is anisotropic), each kind in pair order: the batches of a colour then mostly hold
+//! constraints of one kind, so that a batch of one-point contacts skips the other three point
+//! slots, only batches that roll read what rolling needs, and only batches with an anisotropic
+//! body read their turns. The order within a colour does not change a result.
 
 /// How many colours there are. A body with more constraints than this (a ball in a pit of
 /// thirty) puts the rest in the overflow.
@@ -21,7 +22,7 @@ pub(crate) const COLORS: usize = 24;
 /// ones to constraints against fixed bodies.
 const DYNAMIC_COLORS: usize = COLORS - 4;
 /// How many kinds of constraint a colour's order tells apart ([`Coloring::add`]).
-pub(crate) const KINDS: usize = 8;
+pub(crate) const KINDS: usize = 16;
 
 /// The colouring of one step: for each constraint (in pair order), where it goes in the solve
 /// order; and where each colour starts.

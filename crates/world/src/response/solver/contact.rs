@@ -16,7 +16,7 @@
 //! Every lane operation is the one nalgebra does on a single constraint, in its order (see
 //! `lanes`). Source: Box2D v3 `contact_solver.c`, Box3D `contact_solver.c`.
 
-use super::batch::{Batch, M2, M3, Motion, mul3, set_matrix};
+use super::batch::{Batch, M2, M3, Motion, Turns, mul3, set_matrix};
 use super::body::SolverBody;
 use super::lanes::{Lane, V3, Which};
 use super::soft::Softness;
@@ -51,17 +51,20 @@ fn tangents_of(normal: &Vector3) -> [Vector3; 2] {
 }
 
 /// The kind of the constraint of `pair` (below `color::KINDS`), by which a colour orders its
-/// constraints: how many points it has, and whether it rolls (a pair with a ball, when there is
-/// rolling resistance).
+/// constraints: how many points it has, whether it rolls (a pair with a ball, when there is
+/// rolling resistance), whether a body's inertia differs about some axis (its turns are then
+/// read from `Turns`).
 pub(crate) fn kind(
     pair: &ContactPair,
     (body_a, body_b): (&RigidBody, &RigidBody),
+    (state_a, state_b): (&SolverBody, &SolverBody),
     rolling_resistance: Real,
 ) -> usize {
     let points = pair.contact.points.len().clamp(1, 4) - 1;
     let rolls =
         rolling_resistance > 0.0 && (ball_radius(body_a) > 0.0 || ball_radius(body_b) > 0.0);
-    points + if rolls { 4 } else { 0 }
+    let anisotropic = !(state_a.is_isotropic() && state_b.is_isotropic());
+    points + if rolls { 4 } else { 0 } + if anisotropic { 8 } else { 0 }
 }
 
 /// The radius of `body`'s ball, 0 for a box.
@@ -153,14 +156,8 @@ pub(crate) fn gather<L: Lane>(
                 .set_lane(lane, warm.map_or(0.0, |w| w.normal_impulse));
             ids.push(point.id);
         } else {
-            for v in [
-                &mut slot.arm_a,
-                &mut slot.arm_b,
-                &mut slot.turn_a,
-                &mut slot.turn_b,
-            ] {
-                v.set_lane(lane, &zero);
-            }
+            slot.arm_a.set_lane(lane, &zero);
+            slot.arm_b.set_lane(lane, &zero);
             for x in [
                 &mut slot.separation,
                 &mut slot.normal_mass,
@@ -205,12 +202,23 @@ pub(crate) fn prepare<L: Lane>(c: &mut Batch<L>, bodies: &[SolverBody], speculat
     let n = c.normal;
     let tangents = c.tangents;
     let [inertia_a, inertia_b] = c.cold.inverse_inertia;
+    // Where both bodies are isotropic (`I^-1 = s 1`: cubes, balls, fixed bodies), a turn is
+    // the arm scaled by `s`, as the stages compute it when every lane is.
+    let scales = [inertia_a[0][0], inertia_b[0][0]];
+    let isotropic = is_isotropic(&inertia_a) & is_isotropic(&inertia_b);
+    let turn = |side: usize, arm: &V3<L>| {
+        let inertia = if side == 0 { &inertia_a } else { &inertia_b };
+        V3::select(isotropic, &arm.scale(scales[side]), &mul3(inertia, arm))
+    };
+    c.isotropic = L::all(isotropic);
+    c.inverse_inertia_scale = scales;
     let [motion_a, motion_b] = c.motions(bodies);
     let linear = c.inverse_mass[0] + c.inverse_mass[1];
     let mut anchors = [V3::<L>::default(); 4];
     let mut center = [V3::splat(0.0); 2];
     let mut total_weight = zero;
     let mut count = 0;
+    let mut point_turns = [[V3::splat(0.0); 2]; 4];
     for (k, anchor) in anchors.iter_mut().enumerate() {
         let has = Which::<L>::new(c.has_point(k));
         if !has.any() {
@@ -226,15 +234,15 @@ pub(crate) fn prepare<L: Lane>(c: &mut Batch<L>, bodies: &[SolverBody], speculat
         center[1] = has.pick3(&center[1].add(&anchor_b.scale(weight)), &center[1]);
         total_weight = has.pick(total_weight + weight, total_weight);
         let (arm_a, arm_b) = (anchor_a.cross(&n), anchor_b.cross(&n));
-        let (turn_a, turn_b) = (mul3(&inertia_a, &arm_a), mul3(&inertia_b, &arm_b));
+        let (turn_a, turn_b) = (turn(0, &arm_a), turn(1, &arm_b));
         let k_normal = linear + arm_a.dot(&turn_a) + arm_b.dot(&turn_b);
         let normal_mass = L::select(k_normal.gt(zero), L::splat(1.0) / k_normal, zero);
         let velocity = |m: &Motion<L>, anchor: &V3<L>| m.linvel.add(&m.angvel.cross(anchor));
         let relative = velocity(&motion_b, &anchor_b).sub(&velocity(&motion_a, &anchor_a));
         p.arm_a = has.pick3(&arm_a, &p.arm_a);
         p.arm_b = has.pick3(&arm_b, &p.arm_b);
-        p.turn_a = has.pick3(&turn_a, &p.turn_a);
-        p.turn_b = has.pick3(&turn_b, &p.turn_b);
+        let zero3 = V3::splat(0.0);
+        point_turns[k] = [has.pick3(&turn_a, &zero3), has.pick3(&turn_b, &zero3)];
         p.normal_mass = has.pick(normal_mass, p.normal_mass);
         let speed = &mut c.cold.relative_velocity[k];
         *speed = has.pick(relative.dot(&n), *speed);
@@ -252,11 +260,8 @@ pub(crate) fn prepare<L: Lane>(c: &mut Batch<L>, bodies: &[SolverBody], speculat
     let arms =
         |center: &V3<L>| tangents.map(|t| V3::select(some, &center.cross(&t), &V3::splat(0.0)));
     let friction_arms = [arms(&center_a), arms(&center_b)];
-    let turns = |inertia: &M3<L>, arms: &[V3<L>; 2]| arms.map(|arm| mul3(inertia, &arm));
-    let friction_turns = [
-        turns(&inertia_a, &friction_arms[0]),
-        turns(&inertia_b, &friction_arms[1]),
-    ];
+    let turns = |side: usize, arms: &[V3<L>; 2]| arms.map(|arm| turn(side, &arm));
+    let friction_turns = [turns(0, &friction_arms[0]), turns(1, &friction_arms[1])];
     let k = |i: usize, j: usize| {
         let linear = if i == j { linear } else { zero };
         linear
@@ -266,14 +271,13 @@ pub(crate) fn prepare<L: Lane>(c: &mut Batch<L>, bodies: &[SolverBody], speculat
     let (k11, k22, k12) = (k(0, 0), k(1, 1), k(0, 1));
     c.tangent_mass = inverse_2x2(&[[k11, k12], [k12, k22]]);
     c.friction_arms = friction_arms;
-    c.friction_turns = friction_turns;
     // Twist about the normal.
     let k_twist = n.dot(&mul3(&add3(&inertia_a, &inertia_b), &n));
-    c.twist_turns = [mul3(&inertia_a, &n), mul3(&inertia_b, &n)];
+    let twist_turns = [turn(0, &n), turn(1, &n)];
     c.twist_mass = L::select(k_twist.gt(zero), L::splat(1.0) / k_twist, zero);
     // Tilt about the tangents, up to the support polygon's reach.
     let support_radius = support_radius(c, &anchors, &center_a, &tangents);
-    let tilt_turns = [turns(&inertia_a, &tangents), turns(&inertia_b, &tangents)];
+    let tilt_turns = [turns(0, &tangents), turns(1, &tangents)];
     let tilts = support_radius.gt(zero);
     c.tilt_mass = if L::any(tilts) {
         let k = |i: usize, j: usize| tangents[i].dot(&tilt_turns[0][j].add(&tilt_turns[1][j]));
@@ -282,8 +286,27 @@ pub(crate) fn prepare<L: Lane>(c: &mut Batch<L>, bodies: &[SolverBody], speculat
     } else {
         [[zero; 2]; 2]
     };
-    c.tilt_turns = tilt_turns;
     c.support_radius = support_radius;
+    if !c.isotropic {
+        *c.turns = Turns {
+            points: point_turns,
+            friction: friction_turns,
+            twist: twist_turns,
+            tilt: tilt_turns,
+        };
+    }
+}
+
+/// The lanes where `m` is a multiple of the identity.
+fn is_isotropic<L: Lane>(m: &M3<L>) -> L::Mask {
+    let zero = L::splat(0.0);
+    let off = m[0][1].eq(zero)
+        & m[0][2].eq(zero)
+        & m[1][0].eq(zero)
+        & m[1][2].eq(zero)
+        & m[2][0].eq(zero)
+        & m[2][1].eq(zero);
+    off & m[1][1].eq(m[0][0]) & m[2][2].eq(m[0][0])
 }
 
 /// Per lane, the distance from `center` to the nearest edge of the convex polygon the points

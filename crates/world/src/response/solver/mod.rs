@@ -216,7 +216,8 @@ impl Solver {
             if fixed.0 && fixed.1 {
                 continue;
             }
-            let kind = contact::kind(pair, (body_a, body_b), solver.rolling_resistance);
+            let states = (&self.states[i as usize], &self.states[j as usize]);
+            let kind = contact::kind(pair, (body_a, body_b), states, solver.rolling_resistance);
             self.coloring.add((i, j), fixed, kind);
             self.constraint_pairs.push(k);
         }
