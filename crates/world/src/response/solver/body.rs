@@ -55,8 +55,17 @@ impl SolverBody {
         if body.kind == BodyKind::Static {
             return Self::FIXED;
         }
-        let r = body.pose.rotation.to_rotation_matrix();
-        let r = r.matrix();
+        // An isotropic body (`I^-1 = s 1`: a cube, a ball) has the same inverse inertia in every
+        // frame: kept exact, so that the solver turns it by `s` alone (`batch::Turns`).
+        let inverse_inertia = body.mass_properties.inverse_inertia;
+        let isotropic = inverse_inertia == Matrix3::identity() * inverse_inertia.m11;
+        let inverse_inertia = if isotropic {
+            inverse_inertia
+        } else {
+            let r = body.pose.rotation.to_rotation_matrix();
+            let r = r.matrix();
+            r * inverse_inertia * r.transpose()
+        };
         Self {
             linvel: body.linvel,
             angvel: body.angvel,
@@ -66,7 +75,7 @@ impl SolverBody {
             push_linvel: Vector3::zeros(),
             push_angvel: Vector3::zeros(),
             inverse_mass: body.mass_properties.inverse_mass,
-            inverse_inertia: r * body.mass_properties.inverse_inertia * r.transpose(),
+            inverse_inertia,
         }
     }
 
