@@ -245,9 +245,10 @@ fn dynamics(root: &Path, out: &mut String) {
         out,
         root,
         "Two threads against one",
-        "minirigid's step on the large scenes with its solver's large colours spread over a \
-         rayon pool of two threads, against one (the rows above); the state after any number of \
-         steps is the same bits on both (`tests/solver_determinism.rs`).",
+        "minirigid's step on the large scenes with its narrow phase, the preparation of its \
+         constraints and its solver's large colours spread over a rayon pool of two threads, \
+         against one (the rows above); the state after any number of steps is the same bits on \
+         both (`tests/solver_determinism.rs`).",
         ("two threads", "2_threads", false),
     );
     variant_rows(
@@ -263,7 +264,7 @@ fn dynamics(root: &Path, out: &mut String) {
     let _ = writeln!(
         out,
         "\n### A pile of 1,000 boxes and balls at rest in a closed bin\n\nEach engine's pile is \
-         stepped with sleeping on until 99% of it sleeps, then timed asleep and, from the same \
+         stepped with sleeping on until all of it sleeps, then timed asleep and, from the same \
          poses with sleeping off, awake.\n"
     );
     let _ = writeln!(

@@ -7,11 +7,11 @@
 //! [`Moved`] that the caller writes back (none when the stage had nothing to do).
 //!
 //! The passes stream through the batches, so a batch keeps in its own array only what every
-//! pass reads: what only restitution and rolling read is boxed apart ([`Cold`]), and so are the
-//! turns `I^-1 (r x n)` ([`Turns`]), which a batch whose bodies are all isotropic (cubes,
-//! balls: `I^-1 = s 1`) computes as its arms times `s` instead of reading them (Box3D's wide
-//! constraint keeps each body's symmetric inverse inertia, six lanes, instead of the turns, at
-//! the cost of a matrix product per row).
+//! pass reads: what only prepare, restitution and rolling read is boxed apart ([`Cold`]), and
+//! so are the turns `I^-1 (r x n)` ([`Turns`]), which a batch whose bodies are all isotropic
+//! (cubes, balls: `I^-1 = s 1`) computes as its arms times `s` instead of reading them
+//! (Box3D's wide constraint keeps each body's symmetric inverse inertia, six lanes, instead of
+//! the turns, at the cost of a matrix product per row).
 //!
 //! A lane without a constraint, or a point a constraint lacks, is solved like the others and its
 //! results thrown away: every state a row changes is chosen per lane ([`Lane::select`]) between
@@ -61,8 +61,8 @@ pub(super) struct PointLanes<L> {
     pub(super) lever_arm: L,
 }
 
-/// What only restitution and rolling resistance read: kept out of the batch's array (that
-/// the passes stream through) in a box of its own.
+/// What only `contact::prepare`, restitution and rolling resistance read: kept out of the
+/// batch's array (that the passes stream through) in a box of its own.
 #[derive(Debug, Clone, Default)]
 pub(super) struct Cold<L> {
     pub(super) restitution: L,

@@ -186,8 +186,9 @@ pub(crate) fn gather<L: Lane>(
 }
 
 /// Computes the rows of every lane of `c` from what [`gather`] put there: per point the lever
-/// arms `r x n`, the turns `I^-1 (r x n)`, the normal mass and the normal speed at the start
-/// of the step (from `bodies`' velocities); the friction centre (Box3D's weighting: points
+/// arms `r x n`, the turns `I^-1 (r x n)` (stored in `Turns` only when a lane has an
+/// anisotropic body), the normal mass and the normal speed at the start of the step (from
+/// `bodies`' velocities); the friction centre (Box3D's weighting: points
 /// more than twice `speculative_margin` apart hardly count, so the centre moves smoothly as
 /// points come and go) with its arms, turns and 2x2 mass, each point's reach from it (twist
 /// friction) and the support polygon's (tilt); the twist and tilt rows' masses. A lane without

@@ -15,8 +15,8 @@
 //!
 //! Awake bodies are solved densely in handle order (static and sleeping ones share one fixed
 //! state) and constraints in colour order (`color`: the overflow in pair order, then each
-//! colour kind by kind), four at a time in SIMD lanes (`batch`, `lanes`) or one at a time: the same world
-//! gives the same bits either way, on any number of threads.
+//! colour kind by kind), four at a time in SIMD lanes (`batch`, `lanes`) or one at a time: the
+//! same world gives the same bits either way, on any number of threads.
 
 mod batch;
 mod body;
@@ -210,12 +210,12 @@ impl Solver {
                 self.states[i as usize].inverse_mass == 0.0,
                 self.states[j as usize].inverse_mass == 0.0,
             );
+            if fixed.0 && fixed.1 {
+                continue; // nothing moves (a pair that sleeps)
+            }
             let (Some(body_a), Some(body_b)) = (bodies.get(pair.a), bodies.get(pair.b)) else {
                 continue;
             };
-            if fixed.0 && fixed.1 {
-                continue;
-            }
             let states = (&self.states[i as usize], &self.states[j as usize]);
             let kind = contact::kind(pair, (body_a, body_b), states, solver.rolling_resistance);
             self.coloring.add((i, j), fixed, kind);
