@@ -202,3 +202,33 @@ pub(crate) fn finish(body: &mut RigidBody, state: &SolverBody) {
     body.linvel = limits::clamp_length(state.linvel, limits::MAX_SPEED);
     body.angvel = limits::clamp_length(state.angvel, limits::MAX_ANGULAR_SPEED);
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::body::BodyDesc;
+
+    fn state(desc: BodyDesc) -> SolverBody {
+        let rotation = UnitQuaternion::from_euler_angles(0.3, -1.1, 2.0);
+        SolverBody::of(&desc.rotation(rotation).build().expect("a valid body"))
+    }
+
+    #[test]
+    fn an_isotropic_body_keeps_its_inverse_inertia_exact_in_any_frame() {
+        // A cube and a ball, turned: `I^-1 = s 1` exactly, as the solver's isotropic batches
+        // assume (`R (s 1) R^T` would be off by rounding).
+        for desc in [
+            BodyDesc::dynamic().cuboid(Vector3::new(0.5, 0.5, 0.5)),
+            BodyDesc::dynamic().ball(0.3),
+        ] {
+            let body = state(desc);
+            assert!(body.is_isotropic());
+            assert!(body.inverse_inertia.m11 > 0.0);
+        }
+        assert!(SolverBody::FIXED.is_isotropic());
+        // A box that is not a cube, turned: its inverse inertia turns with it.
+        let plank = state(BodyDesc::dynamic().cuboid(Vector3::new(2.0, 0.1, 0.5)));
+        assert!(!plank.is_isotropic());
+        assert!(plank.inverse_inertia.m12 != 0.0);
+    }
+}
