@@ -53,6 +53,8 @@ pub struct World {
     /// Islands' union-find and the sleeping bodies to wake (buffers).
     islands: Islands,
     wake: Vec<BodyHandle>,
+    /// Where the next step's touching pairs are gathered (a buffer, swapped with `touching`).
+    touching_next: Vec<(BodyHandle, BodyHandle)>,
 }
 
 impl World {
@@ -74,6 +76,7 @@ impl World {
             touched: Vec::new(),
             islands: Islands::default(),
             wake: Vec::new(),
+            touching_next: Vec::new(),
         }
     }
 
@@ -407,7 +410,8 @@ impl World {
             .iter()
             .filter(|&&(a, b)| sleeping_pair(a, b))
             .copied();
-        let mut now: Vec<(BodyHandle, BodyHandle)> = Vec::with_capacity(self.touching.len());
+        let mut now = std::mem::take(&mut self.touching_next);
+        now.clear();
         let mut sleeping = sleeping.peekable();
         for pair in self.contacts.iter().map(|c| (c.a, c.b)) {
             while let Some(old) = sleeping.next_if(|&old| old < pair) {
@@ -420,6 +424,6 @@ impl World {
         }
         now.extend(sleeping);
         diff_events(&self.touching, &now, &mut self.events);
-        self.touching = now;
+        self.touching_next = std::mem::replace(&mut self.touching, now);
     }
 }
