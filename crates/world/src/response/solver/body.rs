@@ -58,8 +58,7 @@ impl SolverBody {
         // An isotropic body (`I^-1 = s 1`: a cube, a ball) has the same inverse inertia in every
         // frame: kept exact, so that the solver turns it by `s` alone (`batch::Turns`).
         let inverse_inertia = body.mass_properties.inverse_inertia;
-        let isotropic = inverse_inertia == Matrix3::identity() * inverse_inertia.m11;
-        let inverse_inertia = if isotropic {
+        let inverse_inertia = if is_isotropic(&inverse_inertia) {
             inverse_inertia
         } else {
             let r = body.pose.rotation.to_rotation_matrix();
@@ -82,8 +81,7 @@ impl SolverBody {
     /// Whether the body's world-space inverse inertia is a multiple of the identity (a fixed
     /// body's is zero).
     pub(crate) fn is_isotropic(&self) -> bool {
-        let m = &self.inverse_inertia;
-        *m == Matrix3::identity() * m.m11
+        is_isotropic(&self.inverse_inertia)
     }
 
     /// `linvel`, `angvel`, `delta_position` and `delta_angle` as three rows of four.
@@ -108,6 +106,11 @@ impl SolverBody {
         self.linvel = Vector3::new(first[0], first[1], first[2]);
         self.angvel = Vector3::new(first[3], second[0], second[1]);
     }
+}
+
+/// Whether `m` is a multiple of the identity (the same about every axis, in every frame).
+pub(crate) fn is_isotropic(m: &Matrix3) -> bool {
+    *m == Matrix3::identity() * m.m11
 }
 
 /// Per substep, for a dynamic body: gravity, then the gyroscopic term (given the body's

@@ -183,8 +183,8 @@ impl Solver {
             self.kinds.push(body.kind);
             self.rotations.push(body.pose.rotation);
             let inertia = body.mass_properties.inertia;
-            let isotropic = inertia == Matrix3::identity() * inertia.m11;
-            self.inertias.push((!isotropic).then_some(inertia));
+            self.inertias
+                .push((!body::is_isotropic(&inertia)).then_some(inertia));
         }
     }
 
