@@ -207,11 +207,16 @@ pub(crate) fn prepare<L: Lane>(c: &mut Batch<L>, bodies: &[SolverBody], speculat
     // the arm scaled by `s`, as the stages compute it when every lane is.
     let scales = [inertia_a[0][0], inertia_b[0][0]];
     let isotropic = is_isotropic(&inertia_a) & is_isotropic(&inertia_b);
-    let turn = |side: usize, arm: &V3<L>| {
-        let inertia = if side == 0 { &inertia_a } else { &inertia_b };
-        V3::select(isotropic, &arm.scale(scales[side]), &mul3(inertia, arm))
-    };
     c.isotropic = L::all(isotropic);
+    let all_isotropic = c.isotropic;
+    let turn = |side: usize, arm: &V3<L>| {
+        let scaled = arm.scale(scales[side]);
+        if all_isotropic {
+            return scaled; // no lane needs the matrix product
+        }
+        let inertia = if side == 0 { &inertia_a } else { &inertia_b };
+        V3::select(isotropic, &scaled, &mul3(inertia, arm))
+    };
     c.inverse_inertia_scale = scales;
     let [motion_a, motion_b] = c.motions(bodies);
     let linear = c.inverse_mass[0] + c.inverse_mass[1];
