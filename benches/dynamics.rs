@@ -1,10 +1,12 @@
 //! The full dynamics step on Box3D's pyramid (`scenes::pyramid`), side by side with rapier3d
 //! 0.36 on the same cubes: dt 1/60, 4 substeps (rapier's `num_solver_iterations`), friction
 //! 0.6, restitution 0, density 1, sleeping off on both sides. minirigid also at its default of
-//! 8 substeps. The setup steps both worlds 200 steps first and prints, for each, the contacts
-//! it holds and how far the cube that moved most has moved (the pyramids must stand and hold
-//! the same contacts for the comparison to count). Each engine is timed on steps 200 to 300 of
-//! freshly settled pyramids, the mean over whole windows (see `timed_windows`).
+//! 8 substeps. rapier3d runs twice: as it comes (its contacts recycled while a pair barely
+//! moves, see `Contacts`) and with fresh contacts every step, the work minirigid does. The
+//! setup steps the worlds 200 steps first and prints, for each, the contacts it holds and how
+//! far the cube that moved most has moved (the pyramids must stand and hold the same contacts
+//! for the comparison to count). Each engine is timed on steps 200 to 300 of freshly settled
+//! pyramids, the mean over whole windows (see `timed_windows`).
 //!
 //! The large scenes of issue 13 (`large_scenes`), both engines built from the same minirigid
 //! scene by `rapier_of`, sleeping off: Box3D's large pyramid (base 100, 5,050 cubes) and many
@@ -27,13 +29,33 @@ use testbed::scenes::{bin, many_pyramids, pyramid};
 const DT: Real = 1.0 / 60.0;
 const SETTLE_STEPS: usize = 200;
 
+/// How rapier3d finds its contacts. rapier3d 0.36 by default recycles a pair's contacts
+/// (`IntegrationParameters::contact_recycling`): while the two bodies' relative pose has moved
+/// less than 5 cm (and neither turned more than about 11 degrees) since the pair's last full
+/// narrow-phase update, it skips the narrow phase and keeps that update's points, normal and
+/// lever arms. minirigid computes every pair's contacts exactly every step; rapier3d does the
+/// same work with recycling off.
+#[derive(Clone, Copy)]
+enum Contacts {
+    /// rapier3d's default: contacts recycled.
+    Recycled,
+    /// Every pair's contacts computed every step, as minirigid does.
+    Fresh,
+}
+
 /// `scene` in rapier3d: the same bodies (cuboids and balls, static or dynamic, collider
-/// offsets identity, as in the scenes), masses, materials and poses, dt 1/60, 4 substeps, and
-/// sleeping as asked. Returns the rapier world and the dynamic bodies in `scene`'s order.
-fn rapier_of(scene: &World, sleeping: bool) -> (PhysicsWorld, Vec<(BodyHandle, RigidBodyHandle)>) {
+/// offsets identity, as in the scenes), masses, materials and poses, dt 1/60, 4 substeps,
+/// sleeping as asked and contacts found as `contacts` says. Returns the rapier world and the
+/// dynamic bodies in `scene`'s order.
+fn rapier_of(
+    scene: &World,
+    sleeping: bool,
+    contacts: Contacts,
+) -> (PhysicsWorld, Vec<(BodyHandle, RigidBodyHandle)>) {
     let mut world = PhysicsWorld::new();
     world.integration_parameters.dt = DT;
     world.integration_parameters.num_solver_iterations = 4;
+    world.integration_parameters.contact_recycling = matches!(contacts, Contacts::Recycled);
     let mut dynamic = Vec::new();
     for (handle, body) in scene.bodies() {
         let t = body.pose().translation.vector;
@@ -65,6 +87,13 @@ fn rapier_of(scene: &World, sleeping: bool) -> (PhysicsWorld, Vec<(BodyHandle, R
         }
     }
     (world, dynamic)
+}
+
+/// One rapier3d step; returns the contact pairs it holds (so that the step is not optimised
+/// away).
+fn rapier_step(peer: &mut PhysicsWorld) -> usize {
+    peer.step();
+    peer.narrow_phase.contact_pairs().count()
 }
 
 /// minirigid's `world` with sleeping on or off and `substeps` substeps.
@@ -150,66 +179,88 @@ fn pyramid_step(c: &mut Criterion) {
                 b.iter_custom(|iters| timed_steps(iters, &build, &step))
             });
         }
-        let build = || {
-            let (mut peer, _) = rapier_of(&scene, false);
-            for _ in 0..SETTLE_STEPS {
-                peer.step();
-            }
-            peer
-        };
-        let step = |peer: &mut PhysicsWorld| {
-            peer.step();
-            peer.narrow_phase.contact_pairs().count()
-        };
-        group.bench_function(BenchmarkId::new("rapier3d_4_substeps", cubes), |b| {
-            b.iter_custom(|iters| timed_steps(iters, &build, &step))
-        });
+        for (contacts, name) in [
+            (Contacts::Recycled, "rapier3d_4_substeps"),
+            (Contacts::Fresh, "rapier3d_fresh_contacts_4_substeps"),
+        ] {
+            let build = || {
+                let (mut peer, _) = rapier_of(&scene, false, contacts);
+                for _ in 0..SETTLE_STEPS {
+                    peer.step();
+                }
+                peer
+            };
+            group.bench_function(BenchmarkId::new(name, cubes), |b| {
+                b.iter_custom(|iters| timed_steps(iters, &build, &rapier_step))
+            });
+        }
     }
     group.finish();
 }
 
 /// The largest displacement of any dynamic body of `scene` after `steps` steps, in minirigid
-/// and in rapier (both from `scene`'s poses, sleeping off, 4 substeps), and the contact pairs
-/// each holds at the end (the scenes must stand and hold the same contacts for a comparison to
-/// count): minirigid's pairs solved (touching or speculative) and touching, rapier's pairs
-/// with active contacts.
+/// and in rapier with its contacts recycled and fresh (all from `scene`'s poses, sleeping off,
+/// 4 substeps), and the contact pairs each holds at the end (the scenes must stand and hold the
+/// same contacts for a comparison to count): minirigid's pairs solved (touching or
+/// speculative) and touching, rapier's pairs with active contacts.
 fn displacement_report(name: &str, scene: &World, steps: usize) {
     let mut ours = configured(scene.clone(), 4, false);
-    let (mut peer, handles) = rapier_of(scene, false);
-    let starts: Vec<Vector3> = handles
-        .iter()
-        .map(|(h, _)| scene.body(*h).expect("a body").position().coords)
+    let starts: Vec<Vector3> = ours
+        .bodies()
+        .filter(|(_, body)| body.kind() == BodyKind::Dynamic)
+        .map(|(_, body)| body.position().coords)
         .collect();
     for _ in 0..steps {
         ours.step();
-        peer.step();
     }
-    let (mut moved, mut peer_moved) = (0.0, 0.0);
-    for ((ours_h, peer_h), start) in handles.iter().zip(&starts) {
-        let p = ours.body(*ours_h).expect("a body").position().coords;
-        moved = Real::max(moved, (p - start).norm());
-        let t = peer.bodies[*peer_h].translation();
-        peer_moved = Real::max(peer_moved, (Vector3::new(t.x, t.y, t.z) - start).norm());
+    let moved = ours
+        .bodies()
+        .filter(|(_, body)| body.kind() == BodyKind::Dynamic)
+        .zip(&starts)
+        .map(|((_, body), start)| (body.position().coords - start).norm())
+        .fold(0.0, Real::max);
+    let mut row = format!(
+        "{name}\t{}\t{steps}\t{moved}\t{}",
+        starts.len(),
+        ours.stage_counts().touching,
+    );
+    let mut peers = String::new();
+    for (contacts, label) in [
+        (Contacts::Recycled, "rapier3d"),
+        (Contacts::Fresh, "rapier3d with fresh contacts"),
+    ] {
+        let (mut peer, handles) = rapier_of(scene, false, contacts);
+        for _ in 0..steps {
+            peer.step();
+        }
+        let peer_moved = handles
+            .iter()
+            .zip(&starts)
+            .map(|((_, h), start)| {
+                let t = peer.bodies[*h].translation();
+                (Vector3::new(t.x, t.y, t.z) - start).norm()
+            })
+            .fold(0.0, Real::max);
+        let peer_contacts = peer
+            .narrow_phase
+            .contact_pairs()
+            .filter(|pair| pair.has_any_active_contact())
+            .count();
+        row.push_str(&format!("\t{peer_moved}\t{peer_contacts}"));
+        peers.push_str(&format!(
+            "; {label} {peer_contacts} pairs with active contacts, largest displacement \
+             {peer_moved:.4} m"
+        ));
     }
-    let peer_contacts = peer
-        .narrow_phase
-        .contact_pairs()
-        .filter(|pair| pair.has_any_active_contact())
-        .count();
     eprintln!(
         "{name} ({} bodies) after {steps} steps, 4 substeps: minirigid {} contact pairs solved \
-         ({} of them touching), largest displacement {moved:.4} m; rapier3d {peer_contacts} \
-         pairs with active contacts, largest displacement {peer_moved:.4} m",
-        handles.len(),
+         ({} of them touching), largest displacement {moved:.4} m{peers}",
+        starts.len(),
         ours.stage_counts().touching,
         ours.contacts().len(),
     );
     // For the report tool (`cargo run -p testbed --bin bench_report`), beside criterion's results.
-    let row = format!(
-        "{name}\t{}\t{steps}\t{moved}\t{}\t{peer_moved}\t{peer_contacts}\n",
-        handles.len(),
-        ours.stage_counts().touching,
-    );
+    row.push('\n');
     let dir = std::path::Path::new("target/criterion/displacement");
     if let Err(e) = std::fs::create_dir_all(dir).and_then(|()| std::fs::write(dir.join(name), row))
     {
@@ -256,14 +307,15 @@ fn large_scenes(c: &mut Criterion) {
         group.bench_function(id, |b| {
             b.iter_custom(|iters| two_threads.install(|| timed_steps(iters, &build, &step)))
         });
-        let build = || rapier_of(&template, false).0;
-        let step = |peer: &mut PhysicsWorld| {
-            peer.step();
-            peer.narrow_phase.contact_pairs().count()
-        };
-        group.bench_function(BenchmarkId::new(format!("{name}/rapier3d"), bodies), |b| {
-            b.iter_custom(|iters| timed_steps(iters, &build, &step))
-        });
+        for (contacts, peer) in [
+            (Contacts::Recycled, "rapier3d"),
+            (Contacts::Fresh, "rapier3d_fresh_contacts"),
+        ] {
+            let build = || rapier_of(&template, false, contacts).0;
+            group.bench_function(BenchmarkId::new(format!("{name}/{peer}"), bodies), |b| {
+                b.iter_custom(|iters| timed_steps(iters, &build, &rapier_step))
+            });
+        }
     }
     group.finish();
 }
@@ -332,7 +384,7 @@ fn sleeping_pile(c: &mut Criterion) {
                 start.elapsed()
             })
         });
-        let (mut peer, handles) = rapier_of(&rested, sleeping);
+        let (mut peer, handles) = rapier_of(&rested, sleeping, Contacts::Recycled);
         if sleeping {
             // rapier's own sleep: step until its islands sleep too.
             let mut steps = 0;
