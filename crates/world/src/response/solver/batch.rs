@@ -20,7 +20,7 @@
 //! rows are those of `contact`.
 
 use super::body::SolverBody;
-use super::contact::{DEEP_OVERLAP, SolveSettings};
+use super::contact::{SolveSettings, is_deep};
 use super::lanes::{Lane, V3, Which};
 use geom::{Real, Vector3};
 
@@ -460,7 +460,7 @@ pub(crate) fn warm_start<L: Lane>(c: &mut Batch<L>, bodies: &[SolverBody]) -> Op
 /// One Gauss-Seidel pass (see `contact` for the rows). With `use_bias` (the soft iteration):
 /// points still apart get the speculative bias `s / h`, which lets them close exactly;
 /// penetrating points are pushed out softly, at most at `max_push_out_speed` (those deeper than
-/// [`DEEP_OVERLAP`] through the push-out velocities, their velocity row rigid); then the tilt
+/// [`is_deep`] through the push-out velocities, their velocity row rigid); then the tilt
 /// row; no friction. Without (the relax iteration): rigid, no bias, then the tilt row, twist and
 /// friction at the friction centre, clamped by Coulomb's law to `mu` times the manifold's
 /// normal impulse (a disc for the 2D friction).
@@ -480,6 +480,7 @@ pub(crate) fn solve<L: Lane>(
     let bias_rate = soft(fs.bias_rate, s.bias_rate);
     let mass_scale = soft(fs.mass_scale, s.mass_scale);
     let impulse_scale = soft(fs.impulse_scale, s.impulse_scale);
+    let depth_per_load = soft(fs.depth_per_load, s.depth_per_load);
     let (zero, one) = (L::splat(0.0), L::splat(1.0));
     let max_push_out = L::splat(-settings.max_push_out_speed);
     let n = c.normal;
@@ -498,7 +499,7 @@ pub(crate) fn solve<L: Lane>(
         // `s0 + n . (dp_b - dp_a) + theta_b . (r_b x n) - theta_a . (r_a x n)`.
         let separation = p.separation + moved + angle_b.dot(&p.arm_b) - angle_a.dot(&p.arm_a);
         let apart = separation.gt(zero);
-        let deep = separation.lt(L::splat(-DEEP_OVERLAP));
+        let deep = is_deep(separation, p.normal_impulse, p.normal_mass, depth_per_load);
         let (bias, scale, impulse_scale) = if use_bias {
             let pushes_out = Which::<L>::new(deep & has.mask);
             if pushes_out.any() {

@@ -27,7 +27,7 @@ pub(crate) struct SolverBody {
     pub(crate) delta_rotation: UnitQuaternion,
     /// The push-out velocities of this substep: how fast deep overlaps move the body apart.
     /// They move positions and are then dropped, never becoming real velocity (see
-    /// `contact::DEEP_OVERLAP`).
+    /// `contact::is_deep`).
     pub(crate) push_linvel: Vector3,
     pub(crate) push_angvel: Vector3,
     pub(crate) inverse_mass: Real,

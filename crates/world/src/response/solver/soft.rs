@@ -12,6 +12,12 @@ pub(crate) struct Softness {
     pub(crate) mass_scale: Real,
     /// Scales the accumulated impulse subtracted each iteration.
     pub(crate) impulse_scale: Real,
+    /// How deep the spring sits under a steady load, per unit of the load's impulse per
+    /// substep and of the row's effective mass: `1 / (h omega^2)` (metres per newton second
+    /// per kilogram); 0 for a rigid constraint. A row of effective mass `m` carrying an impulse
+    /// `lambda` each substep settles where the bias it pushes back with, `omega^2 h s` per unit
+    /// mass, balances it: at a depth `s = lambda / (m h omega^2)`.
+    pub(crate) depth_per_load: Real,
 }
 
 impl Softness {
@@ -25,6 +31,7 @@ impl Softness {
                 bias_rate: 0.0,
                 mass_scale: 1.0,
                 impulse_scale: 0.0,
+                depth_per_load: 0.0,
             };
         }
         let omega = std::f32::consts::TAU * hertz;
@@ -35,6 +42,7 @@ impl Softness {
             bias_rate: omega / a1,
             mass_scale: a2 * a3,
             impulse_scale: a3,
+            depth_per_load: 1.0 / (h * omega * omega),
         }
     }
 }
