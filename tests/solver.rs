@@ -101,14 +101,29 @@ fn awake(world: &mut World) {
     world.set_config(config).unwrap();
 }
 
+/// Box3D's and rapier's settings: 4 substeps (so 30 Hz contacts), sleeping off.
+fn at_4_substeps(world: &mut World) {
+    awake(world);
+    let config = *world.config();
+    let solver = SolverConfig {
+        substeps: 4,
+        ..config.solver
+    };
+    world.set_config(WorldConfig { solver, ..config }).unwrap();
+}
+
+fn positions(world: &World, bodies: &[BodyHandle]) -> Vec<Point3> {
+    bodies
+        .iter()
+        .map(|h| world.body(*h).unwrap().position())
+        .collect()
+}
+
 #[test]
 fn a_stack_of_20_cubes_stands_for_10_seconds() {
     let (mut world, cubes) = stack(20);
     awake(&mut world);
-    let start: Vec<Point3> = cubes
-        .iter()
-        .map(|h| world.body(*h).unwrap().position())
-        .collect();
+    let start = positions(&world, &cubes);
     steps(&mut world, 10.0);
     // It stands: no cube strays sideways or tilts, and all are at rest.
     for (h, p) in cubes.iter().zip(&start) {
@@ -127,26 +142,13 @@ fn a_stack_of_20_cubes_stands_for_10_seconds() {
 
 #[test]
 fn a_column_of_40_cubes_stands_at_4_substeps() {
-    // 30 Hz contacts sink about g / omega^2 per cube above: the feet of this column sit a
-    // centimetre or two deep, which is load, not an overlap to push out. Pushed out apart from
-    // the velocities as deep overlaps (beyond 1 cm, whatever the load), a column of 30 buckled
-    // and fell within 600 steps.
+    // 30 Hz contacts sag in proportion to the cubes above: the foot of this column rests
+    // centimetres deep, which is load, not an overlap to push out. Pushed out apart from the
+    // velocities as deep overlaps (beyond 1 cm, whatever the load), a column of 30 buckled and
+    // fell within 600 steps.
     let (mut world, cubes) = stack(40);
-    awake(&mut world);
-    let config = *world.config();
-    world
-        .set_config(WorldConfig {
-            solver: SolverConfig {
-                substeps: 4,
-                ..config.solver
-            },
-            ..config
-        })
-        .unwrap();
-    let start: Vec<Point3> = cubes
-        .iter()
-        .map(|h| world.body(*h).unwrap().position())
-        .collect();
+    at_4_substeps(&mut world);
+    let start = positions(&world, &cubes);
     for _ in 0..600 {
         world.step();
     }
@@ -167,10 +169,7 @@ fn a_pyramid_of_base_20_stands_for_10_seconds() {
     let (mut world, cubes) = pyramid(20);
     awake(&mut world);
     assert_eq!(cubes.len(), 210);
-    let start: Vec<Point3> = cubes
-        .iter()
-        .map(|h| world.body(*h).unwrap().position())
-        .collect();
+    let start = positions(&world, &cubes);
     steps(&mut world, 10.0);
     let moved = largest_displacement(&world, &cubes, &start);
     assert!(moved < 0.05, "a cube moved {moved} m");
@@ -183,21 +182,8 @@ fn a_pyramid_of_base_40_comes_to_rest_at_4_substeps() {
     // cubes kept half a metre per second that the springs pushed back every step, and it slid
     // apart after some 700 steps.
     let (mut world, cubes) = pyramid(40);
-    awake(&mut world);
-    let config = *world.config();
-    world
-        .set_config(WorldConfig {
-            solver: SolverConfig {
-                substeps: 4,
-                ..config.solver
-            },
-            ..config
-        })
-        .unwrap();
-    let start: Vec<Point3> = cubes
-        .iter()
-        .map(|h| world.body(*h).unwrap().position())
-        .collect();
+    at_4_substeps(&mut world);
+    let start = positions(&world, &cubes);
     for _ in 0..400 {
         world.step();
     }
