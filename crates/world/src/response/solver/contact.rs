@@ -408,15 +408,14 @@ pub(crate) const DEEP_OVERLAP: Real = 0.01;
 
 /// Whether a point of `separation` counts as a deep overlap: deeper than [`DEEP_OVERLAP`] plus
 /// twice the depth at which its contact spring holds the impulse it carries (`depth_per_load`
-/// times the impulse over the effective mass; twice, for the overshoot while a load builds). A load
-/// sinks a soft contact in proportion to the bodies above and to `1 / omega^2`: the foot of a
-/// column of 60 unit cubes at 30 Hz (4 substeps) rests 3.3 cm deep, 4.2 cm at most while the
-/// load builds (measured). With a fixed 1 cm, the feet of tall columns (and the lower rows of
-/// Box3D's large pyramid) took the deep path, a rigid row under a push-out the soft pass does
-/// not see, and columns buckled: 30 unit cubes fell within 600
-/// steps at 4 substeps (with a fixed 3 cm, 60 fell; with 5 cm they stood, but the overlapped
-/// block above threw cubes). A fresh overlap carries no load yet: its threshold stays
-/// [`DEEP_OVERLAP`].
+/// times the impulse over the effective mass; twice, for the overshoot while a load builds).
+/// A load sinks a soft contact in proportion to the bodies above and to `1 / omega^2`: the
+/// foot of a column of 60 unit cubes at 30 Hz (4 substeps) rests 3.3 cm deep, 4.2 cm at most
+/// while the load builds (measured). With a fixed 1 cm, the feet of tall columns (and the lower
+/// rows of Box3D's large pyramid) took the deep path, a rigid row under a push-out the soft
+/// pass does not see, and columns buckled: 30 unit cubes fell within 600 steps at 4 substeps
+/// (with a fixed 3 cm, 60 fell; with 5 cm they stood, but the overlapped block above threw
+/// cubes). A fresh overlap carries no load yet: its threshold stays [`DEEP_OVERLAP`].
 #[inline]
 pub(crate) fn is_deep<L: Lane>(
     separation: L,

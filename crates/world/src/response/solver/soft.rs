@@ -13,10 +13,10 @@ pub(crate) struct Softness {
     /// Scales the accumulated impulse subtracted each iteration.
     pub(crate) impulse_scale: Real,
     /// How deep the spring sits under a steady load, per unit of the load's impulse per
-    /// substep and of the row's effective mass: `1 / (h omega^2)` (metres per newton second
-    /// per kilogram); 0 for a rigid constraint. A row of effective mass `m` carrying an impulse
-    /// `lambda` each substep settles where the bias it pushes back with, `omega^2 h s` per unit
-    /// mass, balances it: at a depth `s = lambda / (m h omega^2)`.
+    /// substep over the row's effective mass: `1 / (h omega^2)`, seconds (metres of depth per
+    /// metre per second); 0 for a rigid constraint. A row of effective mass `m` carrying an
+    /// impulse `lambda` each substep settles at the depth `s` where the soft step's bias and
+    /// impulse scaling give back `lambda` each substep: `s = lambda / (m h omega^2)`.
     pub(crate) depth_per_load: Real,
 }
 
