@@ -204,20 +204,22 @@ fn pyramid_step(c: &mut Criterion) {
 /// same contacts for a comparison to count): minirigid's pairs solved (touching or
 /// speculative) and touching, rapier's pairs with active contacts.
 fn displacement_report(name: &str, scene: &World, steps: usize) {
+    let dynamic_positions = |world: &World| -> Vec<Vector3> {
+        world
+            .bodies()
+            .filter(|(_, body)| body.kind() == BodyKind::Dynamic)
+            .map(|(_, body)| body.position().coords)
+            .collect()
+    };
     let mut ours = configured(scene.clone(), 4, false);
-    let starts: Vec<Vector3> = ours
-        .bodies()
-        .filter(|(_, body)| body.kind() == BodyKind::Dynamic)
-        .map(|(_, body)| body.position().coords)
-        .collect();
+    let starts = dynamic_positions(&ours);
     for _ in 0..steps {
         ours.step();
     }
-    let moved = ours
-        .bodies()
-        .filter(|(_, body)| body.kind() == BodyKind::Dynamic)
+    let moved = dynamic_positions(&ours)
+        .iter()
         .zip(&starts)
-        .map(|((_, body), start)| (body.position().coords - start).norm())
+        .map(|(p, start)| (p - start).norm())
         .fold(0.0, Real::max);
     let mut row = format!(
         "{name}\t{}\t{steps}\t{moved}\t{}",

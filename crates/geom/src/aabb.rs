@@ -116,15 +116,17 @@ impl Aabb {
         }
     }
 
-    /// Whether the boxes share a point (touching counts).
+    /// Whether the boxes share a point (touching counts). All six comparisons are made, without
+    /// a branch between them: a broad phase meets candidates that intersect in no pattern a
+    /// branch predictor can learn (see `collide::broad`).
     #[inline]
     pub fn intersects(&self, other: &Self) -> bool {
-        self.mins.x <= other.maxs.x
-            && other.mins.x <= self.maxs.x
-            && self.mins.y <= other.maxs.y
-            && other.mins.y <= self.maxs.y
-            && self.mins.z <= other.maxs.z
-            && other.mins.z <= self.maxs.z
+        (self.mins.x <= other.maxs.x)
+            & (other.mins.x <= self.maxs.x)
+            & (self.mins.y <= other.maxs.y)
+            & (other.mins.y <= self.maxs.y)
+            & (self.mins.z <= other.maxs.z)
+            & (other.mins.z <= self.maxs.z)
     }
 
     /// The length of the overlap of the two boxes along each axis, 0 where they are disjoint

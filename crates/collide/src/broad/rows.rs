@@ -213,7 +213,7 @@ impl RowSweep {
 /// Orders a pair of indices as `(lower, higher)`.
 #[inline]
 fn ordered(a: u32, b: u32) -> (u32, u32) {
-    if a < b { (a, b) } else { (b, a) }
+    (a.min(b), a.max(b))
 }
 
 fn all_pairs_among(boxes: &[Aabb], set: &[u32], pairs: &mut Vec<(u32, u32)>) {
@@ -401,13 +401,8 @@ impl<'a> Found<'a> {
     /// (touching counts).
     #[inline]
     fn test(&mut self, (a, p): (u32, &Aabb), (b, q): (u32, &Aabb)) {
-        let hit = (p.mins.x <= q.maxs.x)
-            & (q.mins.x <= p.maxs.x)
-            & (p.mins.y <= q.maxs.y)
-            & (q.mins.y <= p.maxs.y)
-            & (p.mins.z <= q.maxs.z)
-            & (q.mins.z <= p.maxs.z);
-        self.buffer[self.len % FOUND_BUFFER] = (a.min(b), a.max(b));
+        let hit = p.intersects(q);
+        self.buffer[self.len % FOUND_BUFFER] = ordered(a, b);
         self.len += usize::from(hit);
         if self.len == FOUND_BUFFER {
             self.flush();
