@@ -99,15 +99,16 @@ fn face_points(
         inc_center - e1 - e2,
         inc_center + e1 - e2,
     ];
-    let mut polygon: ArrayVec<ClipVertex, 8> = corners
-        .iter()
-        .enumerate()
-        .map(|(index, p)| ClipVertex {
+    // Built and filtered in place: an `ArrayVec` collected from an iterator is pushed element by
+    // element through an out-of-line `extend`, which the narrow phase of a pile of boxes felt.
+    let mut polygon: ArrayVec<ClipVertex, 8> = ArrayVec::new();
+    for (index, p) in corners.iter().enumerate() {
+        polygon.push(ClipVertex {
             local: to_local(*p),
             in_label: ((index + 3) % 4) as u8,
             out_label: index as u8,
-        })
-        .collect();
+        });
+    }
 
     // Clip against the side planes x <= hu, -x <= hu, y <= hv, -y <= hv, from one buffer into
     // the other and back (returning a polygon by value copies it through memcpy every time).
@@ -127,39 +128,39 @@ fn face_points(
 
     let scale = reference.half_extents.max() + incident.half_extents.max();
     let tolerance = 1e-6 * scale;
-    let mut kept: ArrayVec<ClipVertex, 8> = polygon
+    let below = |c: &ClipVertex| c.local.z <= margin + tolerance;
+    if polygon.iter().any(below) {
+        polygon.retain(|c| below(c));
+    } else if let Some(lowest) = polygon
         .iter()
-        .filter(|c| c.local.z <= margin + tolerance)
+        .min_by(|p, q| p.local.z.total_cmp(&q.local.z))
         .copied()
-        .collect();
-    if kept.is_empty() {
+    {
         // Rounding at a touching contact can leave every point a hair above the face: keep the
-        // lowest, or the incident box's deepest corner when clipping left nothing.
-        if let Some(lowest) = polygon
+        // lowest.
+        polygon.clear();
+        polygon.push(lowest);
+    } else {
+        // Clipping left nothing: the incident box's deepest corner, held to the face.
+        let deepest = corners
             .iter()
-            .min_by(|p, q| p.local.z.total_cmp(&q.local.z))
-        {
-            kept.push(*lowest);
-        } else {
-            let deepest = corners
-                .iter()
-                .map(|p| to_local(*p))
-                .min_by(|p, q| p.z.total_cmp(&q.z))
-                .unwrap_or_default();
-            kept.push(ClipVertex {
-                local: Vector3::new(
-                    deepest.x.clamp(-hu, hu),
-                    deepest.y.clamp(-hv, hv),
-                    deepest.z,
-                ),
-                in_label: FeatureId::CLIPPED_AWAY,
-                out_label: FeatureId::CLIPPED_AWAY,
-            });
-        }
+            .map(|p| to_local(*p))
+            .min_by(|p, q| p.z.total_cmp(&q.z))
+            .unwrap_or_default();
+        polygon.push(ClipVertex {
+            local: Vector3::new(
+                deepest.x.clamp(-hu, hu),
+                deepest.y.clamp(-hv, hv),
+                deepest.z,
+            ),
+            in_label: FeatureId::CLIPPED_AWAY,
+            out_label: FeatureId::CLIPPED_AWAY,
+        });
     }
-    let kept = reduce_to_four(&kept);
-    kept.iter()
-        .map(|c| ContactPoint {
+    let mut points = ArrayVec::new();
+    for &index in &reduce_to_four(polygon) {
+        let c = &polygon[index as usize];
+        points.push(ContactPoint {
             position: face_center + u * c.local.x + v * c.local.y + n * (0.5 * c.local.z),
             depth: (-c.local.z).max(-margin),
             id: FeatureId::box_face(
@@ -168,8 +169,9 @@ fn face_points(
                 incident_face,
                 (c.in_label, c.out_label),
             ),
-        })
-        .collect()
+        });
+    }
+    points
 }
 
 /// One Sutherland-Hodgman pass: `out` becomes the part of the convex `polygon` where
@@ -183,10 +185,13 @@ fn clip(
     out: &mut ArrayVec<ClipVertex, 8>,
 ) {
     out.clear();
-    let count = polygon.len();
-    for index in 0..count {
-        let current = polygon[index];
-        let next = polygon[(index + 1) % count];
+    let Some(first) = polygon.first() else {
+        return;
+    };
+    // Each vertex with the one after it (the last with the first), without a division per
+    // vertex for the wrap-around.
+    let nexts = polygon[1..].iter().chain(std::iter::once(first));
+    for (&current, &next) in polygon.iter().zip(nexts) {
         let f_current = side * current.local[coordinate] - limit;
         let f_next = side * next.local[coordinate] - limit;
         if f_current <= 0.0 {
@@ -211,12 +216,16 @@ fn clip(
     }
 }
 
-/// At most 4 of the points, chosen to keep the manifold stable and wide: the deepest, the one
-/// farthest from it, the one making the largest triangle with those, then the one that adds the
-/// most area outside that triangle.
-fn reduce_to_four(points: &[ClipVertex]) -> ArrayVec<ClipVertex, 4> {
+/// The indices of at most 4 of the points (all of them when there are at most 4), chosen to
+/// keep the manifold stable and wide: the deepest, the one farthest from it, the one making the
+/// largest triangle with those, then the one that adds the most area outside that triangle.
+fn reduce_to_four(points: &[ClipVertex]) -> ArrayVec<u8, 4> {
+    let mut out = ArrayVec::new();
     if points.len() <= 4 {
-        return points.iter().copied().collect();
+        for index in 0..points.len() {
+            out.push(index as u8);
+        }
+        return out;
     }
     let flat = |c: &ClipVertex| Vector3::new(c.local.x, c.local.y, 0.0);
     let area = |a: &ClipVertex, b: &ClipVertex, c: &ClipVertex| {
@@ -242,12 +251,11 @@ fn reduce_to_four(points: &[ClipVertex]) -> ArrayVec<ClipVertex, 4> {
             .max(-s * area(&p2, &p0, c))
     };
     let i3 = argmax(&gain);
-    let mut out = ArrayVec::new();
-    out.push(p0);
-    out.push(p1);
-    out.push(p2);
+    out.push(i0 as u8);
+    out.push(i1 as u8);
+    out.push(i2 as u8);
     if gain(&points[i3]) > 0.0 {
-        out.push(points[i3]);
+        out.push(i3 as u8);
     }
     out
 }
