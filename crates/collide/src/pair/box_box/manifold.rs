@@ -119,6 +119,12 @@ fn face_points(
             .into_iter()
             .enumerate()
     {
+        if polygon
+            .iter()
+            .all(|c| side * c.local[coordinate] - limit <= 0.0)
+        {
+            continue; // wholly inside this plane: the pass would copy it unchanged
+        }
         clip(polygon, coordinate, side, limit, 4 + plane as u8, scratch);
         std::mem::swap(&mut polygon, &mut scratch);
         if polygon.is_empty() {
