@@ -437,6 +437,15 @@ fn a_heavy_box_on_a_light_one_does_not_sink() {
     assert!((heavy_y - 1.5).abs() < 0.01, "heavy box at {heavy_y}");
 }
 
+/// The deepest overlap among the world's contacts (0 when none overlaps).
+fn deepest_overlap(world: &World) -> Real {
+    world
+        .contacts()
+        .iter()
+        .map(|c| c.contact.depth)
+        .fold(0.0, Real::max)
+}
+
 #[test]
 fn an_overlapped_pyramid_separates_and_comes_to_rest() {
     // Box3D's pyramid layout of base 5 squeezed to 75%: every cube overlaps its neighbours,
@@ -488,11 +497,7 @@ fn an_overlapped_pyramid_separates_and_comes_to_rest() {
         );
         assert!(body.position().y > 0.0 && body.position().xz().coords.norm() < 10.0);
     }
-    let deepest = world
-        .contacts()
-        .iter()
-        .map(|c| c.contact.depth)
-        .fold(0.0, Real::max);
+    let deepest = deepest_overlap(&world);
     assert!(deepest < 0.01, "still overlapping by {deepest} m");
 }
 
@@ -527,20 +532,13 @@ fn a_block_created_overlapped_gains_no_energy_once_pushed_apart() {
             })
             .sum()
     };
-    let deepest = |world: &World| {
-        world
-            .contacts()
-            .iter()
-            .map(|c| c.contact.depth)
-            .fold(0.0, Real::max)
-    };
     let cap = world.config().solver.max_push_out_speed;
     let (start, mut last, mut pushed_apart) = (energy(&world), Real::MAX, false);
     let (mut fastest, mut largest_rise): (Real, Real) = (0.0, 0.0);
     for _ in 0..400 {
         world.step();
         let now = energy(&world);
-        pushed_apart |= deepest(&world) < 0.01;
+        pushed_apart |= deepest_overlap(&world) < 0.01;
         if pushed_apart {
             largest_rise = largest_rise.max(now - last);
         }
@@ -549,7 +547,11 @@ fn a_block_created_overlapped_gains_no_energy_once_pushed_apart() {
             fastest = fastest.max(world.body(c).unwrap().linvel().norm());
         }
     }
-    assert!(pushed_apart, "still overlapping by {} m", deepest(&world));
+    assert!(
+        pushed_apart,
+        "still overlapping by {} m",
+        deepest_overlap(&world)
+    );
     assert!(
         last > start,
         "the block was not raised: {start} J -> {last} J"

@@ -121,7 +121,7 @@ fn face_points(
     {
         if polygon
             .iter()
-            .all(|c| side * c.local[coordinate] - limit <= 0.0)
+            .all(|c| beyond(c, coordinate, side, limit) <= 0.0)
         {
             continue; // wholly inside this plane: the pass would copy it unchanged
         }
@@ -180,6 +180,13 @@ fn face_points(
     points
 }
 
+/// How far `c` lies beyond the side plane `side * local[coordinate] = limit` (inside when
+/// `<= 0`).
+#[inline]
+fn beyond(c: &ClipVertex, coordinate: usize, side: Real, limit: Real) -> Real {
+    side * c.local[coordinate] - limit
+}
+
 /// One Sutherland-Hodgman pass: `out` becomes the part of the convex `polygon` where
 /// `side * local[coordinate] <= limit`; new vertices take the plane's `label`.
 fn clip(
@@ -198,8 +205,8 @@ fn clip(
     // vertex for the wrap-around.
     let nexts = polygon[1..].iter().chain(std::iter::once(first));
     for (&current, &next) in polygon.iter().zip(nexts) {
-        let f_current = side * current.local[coordinate] - limit;
-        let f_next = side * next.local[coordinate] - limit;
+        let f_current = beyond(&current, coordinate, side, limit);
+        let f_next = beyond(&next, coordinate, side, limit);
         if f_current <= 0.0 {
             out.push(current);
         }
