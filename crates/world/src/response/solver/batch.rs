@@ -457,18 +457,18 @@ pub(crate) fn warm_start<L: Lane>(c: &mut Batch<L>, bodies: &[SolverBody]) -> Op
     })
 }
 
-/// One Gauss-Seidel pass (see `contact` for the rows). With `use_bias` (the soft iteration):
+/// One Gauss-Seidel pass (see `contact` for the rows), compiled once for each pass so that
+/// neither carries the other's rows. With `USE_BIAS` (the soft iteration):
 /// points still apart get the speculative bias `s / h`, which lets them close exactly;
 /// penetrating points are pushed out softly, at most at `max_push_out_speed` (those deeper than
 /// [`is_deep`] through the push-out velocities, their velocity row rigid); then the tilt
 /// row; no friction. Without (the relax iteration): rigid, no bias, then the tilt row, twist and
 /// friction at the friction centre, clamped by Coulomb's law to `mu` times the manifold's
 /// normal impulse (a disc for the 2D friction).
-pub(crate) fn solve<L: Lane>(
+pub(crate) fn solve<L: Lane, const USE_BIAS: bool>(
     c: &mut Batch<L>,
     bodies: &[SolverBody],
     settings: &SolveSettings,
-    use_bias: bool,
 ) -> Option<Moved<L>> {
     let [(motion_a, moved_a, angle_a), (motion_b, moved_b, angle_b)] = c.states(bodies);
     let mut m = [motion_a, motion_b];
@@ -500,7 +500,7 @@ pub(crate) fn solve<L: Lane>(
         let separation = p.separation + moved + angle_b.dot(&p.arm_b) - angle_a.dot(&p.arm_a);
         let apart = separation.gt(zero);
         let deep = is_deep(separation, p.normal_impulse, p.normal_mass, depth_per_load);
-        let (bias, scale, impulse_scale) = if use_bias {
+        let (bias, scale, impulse_scale) = if USE_BIAS {
             let pushes_out = Which::<L>::new(deep & has.mask);
             if pushes_out.any() {
                 // Deep: rigid in velocity; the push-out goes to the push-out velocities.
@@ -548,7 +548,7 @@ pub(crate) fn solve<L: Lane>(
     if tilts.any() {
         hold_tilt(c, &mut m, total_normal_impulse, tilts);
     }
-    if !use_bias {
+    if !USE_BIAS {
         // Twist about the normal.
         let twist_speed = n.dot(&m[1].angvel.sub(&m[0].angvel));
         let limit = c.friction * twist_limit;

@@ -153,9 +153,9 @@ impl Solver {
             for _ in 0..substeps {
                 integrate_velocities(states, kinds, rotations, inertias, &config.gravity, h);
                 batches.for_each(states, batch::warm_start);
-                batches.for_each(states, |c, b| batch::solve(c, b, &settings, true));
+                batches.for_each(states, |c, b| batch::solve::<_, true>(c, b, &settings));
                 integrate_positions(states, kinds, h, max_push_out_speed);
-                batches.for_each(states, |c, b| batch::solve(c, b, &settings, false));
+                batches.for_each(states, |c, b| batch::solve::<_, false>(c, b, &settings));
             }
             batches.for_each(states, |c, b| batch::restitution(c, b, threshold));
         });
