@@ -1,6 +1,7 @@
 //! Steps Box3D's pyramid for profiling (`perf record`): `--base N` (default 20), `--steps N`
 //! (default 600), `--substeps N` (default: the world's), `--scalar` (one constraint at a time
-//! instead of four). Sleeping off. Prints the contact
+//! instead of four), `--reuse-mm N` (contact reuse within N millimetres; default off). Sleeping
+//! off. Prints the contact
 //! counts, the wall-clock step time and the largest displacement of any cube.
 fn main() {
     let args: Vec<String> = std::env::args().collect();
@@ -22,6 +23,9 @@ fn main() {
     if let Some(substeps) = value("--substeps") {
         config.solver.substeps = substeps as u32;
     }
+    if let Some(millimetres) = value("--reuse-mm") {
+        config.solver.reuse_distance = millimetres as f32 * 1e-3;
+    }
     config.sleep.enabled = false;
     world.set_config(config).expect("valid settings");
     world.set_wide_solver(!args.iter().any(|a| a == "--scalar"));
@@ -37,10 +41,11 @@ fn main() {
         .map(|c| c.points.len())
         .sum();
     println!(
-        "pairs {} touching-or-speculative {} touching {} cached points {points}",
+        "pairs {} touching-or-speculative {} touching {} cached points {points} reused {}",
         counts.pairs,
         counts.touching,
-        world.contacts().len()
+        world.contacts().len(),
+        world.reused_contact_count()
     );
     let moved = start_of(&world)
         .iter()

@@ -194,9 +194,10 @@ fn hostile_inputs_fail_fast_in_bounded_memory() {
     // A binary snapshot that claims a billion bodies: a length prefix with nothing behind it.
     let empty = World::new(WorldConfig::default()).to_bytes().unwrap();
     // An empty world ends with its slot list (length 1: the slotmap's sentinel slot, version 0,
-    // no value), an empty touching list, an empty contact set and an empty sleep list.
-    assert!(empty.ends_with(&[1, 0, 0, 0, 0, 0]), "{empty:?}");
-    let prefix = &empty[..empty.len() - 6];
+    // no value), an empty touching list, an empty contact set, an empty sleep list and no kept
+    // contacts.
+    assert!(empty.ends_with(&[1, 0, 0, 0, 0, 0, 0]), "{empty:?}");
+    let prefix = &empty[..empty.len() - 7];
     let mut hostile = prefix.to_vec();
     // 1,000,000,000 as a postcard varint.
     hostile.extend_from_slice(&[0x80, 0x94, 0xeb, 0xdc, 0x03]);
@@ -208,17 +209,21 @@ fn hostile_inputs_fail_fast_in_bounded_memory() {
         "a billion bodies, a few present",
     );
     // A billion touching pairs.
-    let mut hostile = empty[..empty.len() - 3].to_vec();
-    hostile.extend_from_slice(&[0x80, 0x94, 0xeb, 0xdc, 0x03, 0, 0]);
+    let mut hostile = empty[..empty.len() - 4].to_vec();
+    hostile.extend_from_slice(&[0x80, 0x94, 0xeb, 0xdc, 0x03, 0, 0, 0]);
     expect_error(World::from_bytes(&hostile), "a billion pairs");
     // A billion cached contacts.
-    let mut hostile = empty[..empty.len() - 2].to_vec();
-    hostile.extend_from_slice(&[0x80, 0x94, 0xeb, 0xdc, 0x03, 0]);
+    let mut hostile = empty[..empty.len() - 3].to_vec();
+    hostile.extend_from_slice(&[0x80, 0x94, 0xeb, 0xdc, 0x03, 0, 0]);
     expect_error(World::from_bytes(&hostile), "a billion cached contacts");
     // A billion sleep states.
+    let mut hostile = empty[..empty.len() - 2].to_vec();
+    hostile.extend_from_slice(&[0x80, 0x94, 0xeb, 0xdc, 0x03, 0]);
+    expect_error(World::from_bytes(&hostile), "a billion sleep states");
+    // A billion kept contacts.
     let mut hostile = empty[..empty.len() - 1].to_vec();
     hostile.extend_from_slice(&[0x80, 0x94, 0xeb, 0xdc, 0x03]);
-    expect_error(World::from_bytes(&hostile), "a billion sleep states");
+    expect_error(World::from_bytes(&hostile), "a billion kept contacts");
 
     // JSON claiming a billion bodies is just a long array: it must be present to be parsed.
     let json = World::new(WorldConfig::default()).to_json().unwrap();

@@ -236,6 +236,30 @@ fn version_1_snapshots_still_load() {
 }
 
 #[test]
+fn version_3_snapshots_load_and_step_as_they_did() {
+    // A base-4 pyramid hit by a ball, saved mid-contact by the build before contact reuse
+    // (format 3), sleeping on. Its hash after 60 steps is the one that build reached (it
+    // hashed the same fields: reuse off adds none), with ten bodies asleep by then.
+    let bytes = include_bytes!("data/v3-pyramid.bin");
+    let mut world = World::from_bytes(bytes).unwrap();
+    assert_eq!(world.config().solver.reuse_distance, 0.0);
+    assert!(world.config().sleep.enabled);
+    assert!(!world.contact_impulses().is_empty());
+    assert!(world.kept_contacts().is_empty());
+    for _ in 0..60 {
+        world.step();
+    }
+    assert_eq!(world.state_hash(), 0xc26f_d637_8cc4_8711);
+    assert_eq!(world.sleeping_count(), 10);
+    for len in 0..bytes.len() {
+        assert!(
+            World::from_bytes(&bytes[..len]).is_err(),
+            "truncated to {len} bytes"
+        );
+    }
+}
+
+#[test]
 fn version_2_snapshots_load_and_step_with_their_settings() {
     // A base-4 pyramid hit by a ball, saved mid-contact by the build before sleeping (format
     // 2). It loads with sleeping and rolling resistance off. When this test was written its

@@ -60,6 +60,14 @@ pub struct SolverConfig {
     /// forever and keeps the pile it touches awake). Box contacts resist tipping by their faces
     /// instead. Default 0.01.
     pub rolling_resistance: Real,
+    /// Contact reuse (rapier's contact recycling), off at 0 (the default): a pair whose
+    /// relative pose has moved less than this (metres: how far any point of the second body
+    /// has moved relative to the first) since its contact was last computed keeps that
+    /// contact's points, carried with the bodies, instead of running the narrow phase: its
+    /// depths stay exact for the points kept, but a feature that comes within reach in the
+    /// meantime is missed until the pair has moved this far. Resting piles then skip most
+    /// of the narrow phase. A few millimetres suits unit-sized bodies.
+    pub reuse_distance: Real,
 }
 
 impl Default for SolverConfig {
@@ -72,6 +80,7 @@ impl Default for SolverConfig {
             restitution_threshold: 1.0,
             speculative_margin: 0.02,
             rolling_resistance: 0.01,
+            reuse_distance: 0.0,
         }
     }
 }
@@ -82,6 +91,9 @@ pub const MAX_SUBSTEPS: u32 = 64;
 const MAX_HERTZ: Real = 1e6;
 /// The largest contact damping ratio a setting may ask for.
 const MAX_DAMPING_RATIO: Real = 1e6;
+/// The largest contact reuse distance a setting may ask for (metres): beyond it a kept
+/// contact would no longer describe the pair.
+pub const MAX_REUSE_DISTANCE: Real = 1.0;
 
 impl SolverConfig {
     /// Checks every field; the error names it (`config.solver.substeps`, ...).
@@ -132,6 +144,12 @@ impl SolverConfig {
             self.rolling_resistance,
             1.0,
             "",
+        )?;
+        check(
+            "config.solver.reuse_distance",
+            self.reuse_distance,
+            MAX_REUSE_DISTANCE,
+            "m",
         )
     }
 }

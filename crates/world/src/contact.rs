@@ -1,14 +1,14 @@
 //! Contacts between bodies: [`ContactPair`] (this step's contacts, as the world reports them),
 //! [`ContactEvent`] (which pairs started and stopped touching, and the diff that makes them), and
 //! the persistent contact set ([`CachedContact`]: last step's impulses, per pair and point, which
-//! warm start the solver).
+//! warm start the solver), and the kept contacts of contact reuse ([`KeptContact`]).
 
 use crate::body::BodyHandle;
 use crate::error::WorldError;
 use crate::limits::{self, Range};
 use arrayvec::ArrayVec;
-use collide::{Contact, FeatureId};
-use geom::{Real, Vector3, validate};
+use collide::{Contact, ContactPoint, FeatureId};
+use geom::{Isometry3, Point3, Real, Vector3, validate};
 use serde::{Deserialize, Serialize};
 
 /// Two bodies in contact during the last step. `a < b` in handle order; the contact's normal
@@ -122,6 +122,156 @@ impl CachedContact {
             self.twist_impulse,
             Range::Between(-limits::MAX_IMPULSE, limits::MAX_IMPULSE, "N m s"),
         )?;
+        Ok(())
+    }
+}
+
+/// One point of a [`KeptContact`]: where it lies on each body's surface, in that body's
+/// collider frame, and the features that meet there.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct KeptPoint {
+    /// The point on the first body's surface, in its collider frame.
+    pub on_a: Point3,
+    /// The point on the second body's surface, in its collider frame.
+    pub on_b: Point3,
+    /// The features that meet at the point.
+    pub id: FeatureId,
+}
+
+/// A pair's contact as the narrow phase last computed it, kept in its bodies' collider frames
+/// for contact reuse (`SolverConfig::reuse_distance`): while the pair's relative pose stays
+/// within the reuse distance of `relative`, the step carries these points with the bodies
+/// instead of testing the pair again. Simulation state: saved in snapshots and hashed.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct KeptContact {
+    /// The first body (`a < b` in handle order).
+    pub a: BodyHandle,
+    /// The second body.
+    pub b: BodyHandle,
+    /// The second body's collider pose in the first's collider frame when the contact was
+    /// computed.
+    pub relative: Isometry3,
+    /// The contact normal (unit, from `a` toward `b`) in the first body's collider frame.
+    pub normal: Vector3,
+    /// Up to four points.
+    pub points: ArrayVec<KeptPoint, 4>,
+}
+
+impl KeptContact {
+    /// `contact` of the pair `a`, `b` (world space), its colliders at `pose_a` and `pose_b`,
+    /// seen from the bodies: each point's two surface points (`depth / 2` either side of the
+    /// midway point, along the normal) in their collider frames.
+    pub(crate) fn new(
+        (a, b): (BodyHandle, BodyHandle),
+        contact: &Contact,
+        pose_a: &Isometry3,
+        pose_b: &Isometry3,
+    ) -> Self {
+        let n = contact.normal;
+        let points = contact
+            .points
+            .iter()
+            .map(|p| {
+                let half = n * (0.5 * p.depth);
+                KeptPoint {
+                    on_a: pose_a.inverse_transform_point(&(p.position + half)),
+                    on_b: pose_b.inverse_transform_point(&(p.position - half)),
+                    id: p.id,
+                }
+            })
+            .collect();
+        Self {
+            a,
+            b,
+            relative: pose_a.inv_mul(pose_b),
+            normal: pose_a.rotation.inverse_transform_vector(&n),
+            points,
+        }
+    }
+
+    /// A bound on how far any point of the second body, within `radius_b` of its collider's
+    /// origin, has moved relative to the first body since the contact was computed, given
+    /// their relative pose now: the change of translation plus the chord the turn sweeps at
+    /// that radius (`2 r sin(theta / 2)`, twice the radius times the length of the vector part
+    /// of the quaternion from the old turn to the new: no trigonometry).
+    #[inline]
+    pub(crate) fn drift(&self, relative: &Isometry3, radius_b: Real) -> Real {
+        let moved = (relative.translation.vector - self.relative.translation.vector).norm();
+        let turn = self.relative.rotation.quaternion().conjugate() * relative.rotation.quaternion();
+        moved + 2.0 * turn.imag().norm() * radius_b
+    }
+
+    /// The kept points with the first collider at `pose_a` and the second at `relative` to
+    /// it: each point's depth along the normal between its two surface points (in the first
+    /// body's frame), its position midway (in world space); points further apart than `margin`
+    /// are left out (`None` when none is left). The contact's depth is its deepest point's.
+    pub(crate) fn contact(
+        &self,
+        pose_a: &Isometry3,
+        relative: &Isometry3,
+        margin: Real,
+    ) -> Option<Contact> {
+        // Rotation matrices once, for the eight point transforms.
+        let to_a = relative.rotation.to_rotation_matrix();
+        let to_world = pose_a.rotation.to_rotation_matrix();
+        let mut points = ArrayVec::new();
+        let mut depth = Real::NEG_INFINITY;
+        for p in &self.points {
+            let on_b = to_a * p.on_b + relative.translation.vector;
+            let point_depth = (p.on_a - on_b).dot(&self.normal);
+            if point_depth >= -margin {
+                depth = depth.max(point_depth);
+                let midway = geom::na::center(&p.on_a, &on_b);
+                points.push(ContactPoint {
+                    position: to_world * midway + pose_a.translation.vector,
+                    depth: point_depth,
+                    id: p.id,
+                });
+            }
+        }
+        (!points.is_empty()).then_some(Contact {
+            normal: to_world * self.normal,
+            depth,
+            points,
+        })
+    }
+
+    /// Checks the entry read from a snapshot, its bodies' collider shapes reaching `radii`
+    /// from their origins; the error names `field`'s bad part. Its points must lie on the
+    /// shapes (within their bounding spheres, give or take a centimetre), so that a hostile
+    /// file cannot hand the solver a contact kilometres deep.
+    pub(crate) fn validate(&self, field: &str, radii: (Real, Real)) -> Result<(), WorldError> {
+        validate::isometry(&format!("{field}.relative"), &self.relative)?;
+        limits::components_within(
+            || format!("{field}.relative.translation"),
+            &self.relative.translation.vector,
+            Range::Around(limits::MAX_COORDINATE, "m", "the origin"),
+        )?;
+        let normal = validate::direction3(&format!("{field}.normal"), &self.normal)?;
+        if (normal.norm() - 1.0).abs() > 1e-3 {
+            return Err(WorldError::OutOfRange {
+                field: format!("{field}.normal"),
+                value: normal.norm(),
+                range: "a unit vector".into(),
+            });
+        }
+        for (i, point) in self.points.iter().enumerate() {
+            for (side, on, radius) in [
+                ("on_a", &point.on_a, radii.0),
+                ("on_b", &point.on_b, radii.1),
+            ] {
+                let name = format!("{field}.points[{i}].{side}");
+                validate::finite_point3(&name, on)?;
+                let reach = radius * 1.01 + 0.01;
+                if on.coords.norm() > reach {
+                    return Err(WorldError::OutOfRange {
+                        field: name,
+                        value: on.coords.norm(),
+                        range: format!("within {reach} m of the collider's origin (on its shape)"),
+                    });
+                }
+            }
+        }
         Ok(())
     }
 }

@@ -6,7 +6,7 @@ use slotmap::Key;
 
 impl World {
     /// A 64-bit hash (FNV-1a) of the full simulation state: settings, step counter, unstepped
-    /// time, every body with its handle and sleep state, the touching pairs and the persistent contact set. Equal states give equal
+    /// time, every body with its handle and sleep state, the touching pairs, the persistent contact set and the kept contacts. Equal states give equal
     /// hashes on every platform; it is what the determinism tests compare.
     pub fn state_hash(&self) -> u64 {
         let mut h = Fnv::new();
@@ -23,6 +23,11 @@ impl World {
         h.f32(solver.restitution_threshold);
         h.f32(solver.speculative_margin);
         h.f32(solver.rolling_resistance);
+        // Hashed only when on, so that worlds without contact reuse hash as they did before
+        // it existed (their pinned hashes hold).
+        if solver.reuse_distance != 0.0 {
+            h.f32(solver.reuse_distance);
+        }
         h.u64(u64::from(c.sleep.enabled));
         h.f32(c.sleep.speed_threshold);
         h.f32(c.sleep.time_to_sleep);
@@ -69,6 +74,18 @@ impl World {
             h.floats(entry.friction_impulse.iter());
             h.f32(entry.twist_impulse);
             h.floats(entry.tilt_impulse.iter());
+        }
+        for kept in &self.kept_contacts {
+            h.u64(kept.a.data().as_ffi());
+            h.u64(kept.b.data().as_ffi());
+            h.floats(kept.relative.translation.vector.iter());
+            h.floats(kept.relative.rotation.coords.iter());
+            h.floats(kept.normal.iter());
+            for point in &kept.points {
+                h.floats(point.on_a.coords.iter());
+                h.floats(point.on_b.coords.iter());
+                h.u64(u64::from(point.id.0));
+            }
         }
         h.0
     }

@@ -26,8 +26,10 @@ pub use body::{
     BodyDesc, BodyHandle, BodyKind, Collider, ColliderFit, Material, RigidBody, SleepState, Visual,
     VisualShape,
 };
-pub use config::{MAX_SUBSTEPS, Response, SleepConfig, SolverConfig, WorldConfig};
-pub use contact::{CachedContact, CachedPoint, ContactEvent, ContactPair};
+pub use config::{
+    MAX_REUSE_DISTANCE, MAX_SUBSTEPS, Response, SleepConfig, SolverConfig, WorldConfig,
+};
+pub use contact::{CachedContact, CachedPoint, ContactEvent, ContactPair, KeptContact, KeptPoint};
 pub use error::{SnapshotError, WorldError};
 pub use snapshot::{MAX_SNAPSHOT_BYTES, OLDEST_SNAPSHOT_VERSION, SNAPSHOT_VERSION, Snapshot};
 pub use world::World;

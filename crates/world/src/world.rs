@@ -4,7 +4,7 @@
 
 use crate::body::{BodyDesc, BodyHandle, RigidBody};
 use crate::config::{Response, WorldConfig};
-use crate::contact::{CachedContact, ContactEvent, ContactPair, diff_events};
+use crate::contact::{CachedContact, ContactEvent, ContactPair, KeptContact, diff_events};
 use crate::error::WorldError;
 use crate::response::reflect;
 use crate::response::solver::Solver;
@@ -44,6 +44,9 @@ pub struct World {
     /// The persistent contact set: last step's impulses per pair and point, sorted by pair.
     /// Part of the state (the solver warm starts from it).
     pub(crate) contact_cache: Vec<CachedContact>,
+    /// With contact reuse, the last step's contacts in their bodies' frames, sorted by pair
+    /// (empty without). Part of the state (the next step reuses them).
+    pub(crate) kept_contacts: Vec<KeptContact>,
     /// The collision stage's buffers (never saved, never change a result).
     collision: Collision,
     /// The solver's buffers (never saved, never change a result).
@@ -71,6 +74,7 @@ impl World {
             contacts: Vec::new(),
             events: Vec::new(),
             contact_cache: Vec::new(),
+            kept_contacts: Vec::new(),
             collision: Collision::default(),
             solver: Solver::default(),
             touched: Vec::new(),
@@ -133,6 +137,8 @@ impl World {
         });
         self.contacts.retain(|c| c.a != handle && c.b != handle);
         self.contact_cache
+            .retain(|c| c.a != handle && c.b != handle);
+        self.kept_contacts
             .retain(|c| c.a != handle && c.b != handle);
         sleep::wake_islands(
             &mut self.bodies,
@@ -283,11 +289,17 @@ impl World {
             Response::Solver => {
                 self.wake_disturbed();
                 let margin = self.config.solver.speculative_margin;
+                let distance = self.config.solver.reuse_distance;
+                if distance == 0.0 {
+                    self.kept_contacts.clear();
+                }
+                let reuse = (distance > 0.0).then_some((distance, &mut self.kept_contacts));
                 self.collision.run(
                     &self.bodies,
                     &mut self.contacts,
                     Some((margin, dt)),
                     &mut self.wake,
+                    reuse,
                 );
                 if sleep::wake_islands(
                     &mut self.bodies,
@@ -314,12 +326,13 @@ impl World {
             Response::Reflect | Response::None => {
                 integrate::velocities(&mut self.bodies, self.config.gravity, dt);
                 self.collision
-                    .run(&self.bodies, &mut self.contacts, None, &mut self.wake);
+                    .run(&self.bodies, &mut self.contacts, None, &mut self.wake, None);
                 if self.config.response == Response::Reflect {
                     reflect::reflect(&mut self.bodies, &self.contacts);
                 }
                 integrate::positions(&mut self.bodies, dt);
                 self.contact_cache.clear();
+                self.kept_contacts.clear();
                 for body in self.bodies.values_mut() {
                     body.sleep.disturbed = false;
                 }
@@ -333,6 +346,19 @@ impl World {
     /// step, per touching pair, in pair order (what the next step warm starts from).
     pub fn contact_impulses(&self) -> &[CachedContact] {
         &self.contact_cache
+    }
+
+    /// With contact reuse (`SolverConfig::reuse_distance`), the kept contacts: each pair's
+    /// contact as last computed, in its bodies' collider frames, in pair order (what the next
+    /// step reuses while the pair moves less than the reuse distance). Empty without.
+    pub fn kept_contacts(&self) -> &[KeptContact] {
+        &self.kept_contacts
+    }
+
+    /// How many pairs the last step reused a kept contact for instead of testing them (0
+    /// without contact reuse).
+    pub fn reused_contact_count(&self) -> usize {
+        self.collision.reused
     }
 
     /// Before a step: with sleeping off, every body wakes; with it on, the sleeping bodies

@@ -55,6 +55,7 @@ pub(super) mod v1 {
                 bodies: self.bodies,
                 touching: self.touching,
                 contacts: Vec::new(),
+                kept: Vec::new(),
             })
         }
     }
@@ -126,6 +127,7 @@ pub(super) mod v2 {
                         restitution_threshold: self.config.solver.restitution_threshold,
                         speculative_margin: self.config.solver.speculative_margin,
                         rolling_resistance: 0.0,
+                        reuse_distance: 0.0,
                     },
                     sleep: SleepConfig::disabled(),
                 },
@@ -135,6 +137,104 @@ pub(super) mod v2 {
                 bodies: self.bodies,
                 touching: self.touching,
                 contacts: self.contacts,
+                kept: Vec::new(),
+            })
+        }
+    }
+}
+
+/// Format version 3, as it was written: no contact reuse.
+pub(super) mod v3 {
+    use crate::body::{BodyHandle, RigidBody, SleepState};
+    use crate::config::{Response, SleepConfig, SolverConfig, WorldConfig};
+    use crate::contact::CachedContact;
+    use geom::{Real, Vector3};
+    use serde::Deserialize;
+    use slotmap::SlotMap;
+
+    /// The solver settings of format 3: no reuse distance.
+    #[derive(Deserialize)]
+    struct Solver {
+        substeps: u32,
+        contact_hertz: Real,
+        contact_damping_ratio: Real,
+        max_push_out_speed: Real,
+        restitution_threshold: Real,
+        speculative_margin: Real,
+        rolling_resistance: Real,
+    }
+
+    #[derive(Deserialize)]
+    struct Sleep {
+        enabled: bool,
+        speed_threshold: Real,
+        time_to_sleep: Real,
+    }
+
+    #[derive(Deserialize)]
+    pub(super) struct Config {
+        dt: Real,
+        gravity: Vector3,
+        response: Response,
+        max_steps_per_advance: u32,
+        solver: Solver,
+        sleep: Sleep,
+    }
+
+    #[derive(Deserialize)]
+    pub(in crate::snapshot) struct Snapshot {
+        version: u32,
+        config: Config,
+        step: u64,
+        accumulator: Real,
+        bodies: SlotMap<BodyHandle, RigidBody>,
+        touching: Vec<(BodyHandle, BodyHandle)>,
+        contacts: Vec<CachedContact>,
+        sleep: Vec<SleepState>,
+    }
+
+    impl Snapshot {
+        /// The same state in the current format: contact reuse off (the feature the build
+        /// that wrote it did not have), no kept contacts.
+        pub(in crate::snapshot) fn upgraded(
+            self,
+        ) -> Result<super::super::Snapshot, super::super::super::SnapshotError> {
+            if self.version != 3 {
+                return Err(super::super::super::SnapshotError::Binary(
+                    "header and body versions differ".into(),
+                ));
+            }
+            let (solver, sleep) = (self.config.solver, self.config.sleep);
+            Ok(super::super::Snapshot {
+                version: super::super::SNAPSHOT_VERSION,
+                config: WorldConfig {
+                    dt: self.config.dt,
+                    gravity: self.config.gravity,
+                    response: self.config.response,
+                    max_steps_per_advance: self.config.max_steps_per_advance,
+                    solver: SolverConfig {
+                        substeps: solver.substeps,
+                        contact_hertz: solver.contact_hertz,
+                        contact_damping_ratio: solver.contact_damping_ratio,
+                        max_push_out_speed: solver.max_push_out_speed,
+                        restitution_threshold: solver.restitution_threshold,
+                        speculative_margin: solver.speculative_margin,
+                        rolling_resistance: solver.rolling_resistance,
+                        reuse_distance: 0.0,
+                    },
+                    sleep: SleepConfig {
+                        enabled: sleep.enabled,
+                        speed_threshold: sleep.speed_threshold,
+                        time_to_sleep: sleep.time_to_sleep,
+                    },
+                },
+                step: self.step,
+                accumulator: self.accumulator,
+                bodies: self.bodies,
+                touching: self.touching,
+                contacts: self.contacts,
+                sleep: self.sleep,
+                kept: Vec::new(),
             })
         }
     }

@@ -1,14 +1,17 @@
 //! Snapshots: the world's whole simulation state, as readable JSON or compact binary.
 //!
 //! A snapshot holds state only (settings, bodies with their handles, the step counter, unstepped
-//! time, which pairs touch, and the persistent contact set with last step's impulses); caches
+//! time, which pairs touch, the persistent contact set with last step's impulses, and with
+//! contact reuse the kept contacts); caches
 //! such as the broad phase and derived values such as mass properties are rebuilt on restore
 //! and never change a result, so a restored world steps bit for bit like the original, also
 //! when it was saved mid-contact.
 //!
-//! Formats: version 3 (this build) added sleeping (its settings and each body's sleep state) and
-//! the solver's rolling resistance. Version 2 added the solver's settings and the contact set.
-//! Older files still load: version 2 worlds get sleeping and rolling resistance turned off (the
+//! Formats: version 4 (this build) added contact reuse (its distance and the kept contacts).
+//! Version 3 added sleeping (its settings and each body's sleep state) and the solver's rolling
+//! resistance. Version 2 added the solver's settings and the contact set. Older files still
+//! load: version 3 worlds get contact reuse off; version 2 worlds get sleeping and rolling
+//! resistance turned off (the
 //! features that build did not have; later solver changes, such as the stiffness cap, apply to
 //! them as to every world), version 1 worlds
 //! keep their response (`Reflect` or `None`) and get the default solver settings and an empty
@@ -21,7 +24,7 @@
 
 use crate::body::{BodyHandle, BodyKind, BodyMass, RigidBody, SleepState, check_body};
 use crate::config::WorldConfig;
-use crate::contact::CachedContact;
+use crate::contact::{CachedContact, KeptContact};
 use crate::error::{SnapshotError, WorldError};
 use crate::limits;
 use crate::world::World;
@@ -32,10 +35,10 @@ use std::path::Path;
 
 mod legacy;
 
-use legacy::{v1, v2};
+use legacy::{v1, v2, v3};
 
-/// The format version this build writes (it also reads versions 1 and 2).
-pub const SNAPSHOT_VERSION: u32 = 3;
+/// The format version this build writes (it also reads versions 1 to 3).
+pub const SNAPSHOT_VERSION: u32 = 4;
 
 /// The oldest format version this build reads.
 pub const OLDEST_SNAPSHOT_VERSION: u32 = 1;
@@ -66,6 +69,9 @@ pub struct Snapshot {
     pub contacts: Vec<CachedContact>,
     /// Each body's sleep state, in the order of `bodies`.
     pub sleep: Vec<SleepState>,
+    /// With contact reuse, the kept contacts, sorted by pair (the next step reuses them);
+    /// empty without.
+    pub kept: Vec<KeptContact>,
 }
 
 #[derive(Deserialize)]
@@ -93,6 +99,10 @@ impl Snapshot {
                 .upgraded()
         } else if header.version == 2 {
             serde_json::from_str::<v2::Snapshot>(text)
+                .map_err(json)?
+                .upgraded()
+        } else if header.version == 3 {
+            serde_json::from_str::<v3::Snapshot>(text)
                 .map_err(json)?
                 .upgraded()
         } else {
@@ -131,6 +141,10 @@ impl Snapshot {
             (old.upgraded()?, left)
         } else if version == 2 {
             let (old, left): (v2::Snapshot, &[u8]) =
+                postcard::take_from_bytes(payload).map_err(binary)?;
+            (old.upgraded()?, left)
+        } else if version == 3 {
+            let (old, left): (v3::Snapshot, &[u8]) =
                 postcard::take_from_bytes(payload).map_err(binary)?;
             (old.upgraded()?, left)
         } else {
@@ -219,6 +233,7 @@ impl World {
             touching: self.touching.clone(),
             contacts: self.contact_cache.clone(),
             sleep: self.bodies.values().map(|b| b.sleep).collect(),
+            kept: self.kept_contacts.clone(),
         }
     }
 
@@ -274,6 +289,30 @@ impl World {
             }
             entry.validate(&field)?;
         }
+        for (index, entry) in snapshot.kept.iter().enumerate() {
+            let field = format!("kept[{index}]");
+            let radius = |h| {
+                snapshot
+                    .bodies
+                    .get(h)
+                    .map(|b| b.collider.shape.bounding_radius())
+            };
+            let ordered = entry.a < entry.b
+                && (index == 0 || {
+                    let previous = &snapshot.kept[index - 1];
+                    (previous.a, previous.b) < (entry.a, entry.b)
+                });
+            let (Some(radius_a), Some(radius_b), true) =
+                (radius(entry.a), radius(entry.b), ordered)
+            else {
+                return Err(SnapshotError::Invalid(WorldError::OutOfRange {
+                    field,
+                    value: index as Real,
+                    range: "a sorted pair of live handles".into(),
+                }));
+            };
+            entry.validate(&field, (radius_a, radius_b))?;
+        }
         if snapshot.sleep.len() != snapshot.bodies.len() {
             return Err(SnapshotError::Invalid(WorldError::OutOfRange {
                 field: "sleep".into(),
@@ -310,6 +349,7 @@ impl World {
         world.accumulator = snapshot.accumulator;
         world.touching = snapshot.touching;
         world.contact_cache = snapshot.contacts;
+        world.kept_contacts = snapshot.kept;
         world.bodies = snapshot.bodies;
         Ok(world)
     }

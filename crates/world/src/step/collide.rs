@@ -3,13 +3,17 @@
 //! which nothing moves (sleeping against sleeping or static) are not tested. The narrow phase
 //! runs in blocks of pairs on rayon's threads when there are several; the contacts come out in
 //! pair order either way.
+//!
+//! With contact reuse (`SolverConfig::reuse_distance`), a pair whose relative pose has
+//! moved less than the reuse distance since its contact was computed keeps that contact,
+//! carried with the bodies (`KeptContact`), and skips the narrow phase.
 
 use super::sleep::is_awake_movable;
 use crate::body::{BodyHandle, BodyKind, RigidBody};
-use crate::contact::ContactPair;
+use crate::contact::{ContactPair, KeptContact};
 use collide::broad::RowSweep;
 use collide::staged::{Posed, StageCounts, StagedFilter};
-use geom::{Aabb, Real};
+use geom::{Aabb, Isometry3, Real};
 use slotmap::SlotMap;
 
 /// Pairs per block handed to a thread in the narrow phase.
@@ -24,6 +28,8 @@ struct Found {
     indices: Vec<(u32, u32)>,
     wake: Vec<BodyHandle>,
     counts: StageCounts,
+    kept: Vec<KeptContact>,
+    reused: usize,
 }
 
 /// Adds `more`'s counts to `total`'s.
@@ -53,6 +59,8 @@ pub(crate) struct Collision {
     broad: RowSweep,
     pub(crate) handles: Vec<BodyHandle>,
     posed: Vec<Posed>,
+    /// Per body, its collider's world pose (what contact reuse carries kept points with).
+    poses: Vec<Isometry3>,
     aabbs: Vec<Aabb>,
     /// Per body: moves this step (awake dynamic, or kinematic with a velocity), is a kinematic
     /// body at rest, sleeps, was disturbed.
@@ -75,8 +83,13 @@ pub(crate) struct Collision {
     woken: Vec<bool>,
     /// Whether the last run found speculative contacts.
     speculative: bool,
-    /// What each stage of the narrow phase did in the last run.
+    /// What each stage of the narrow phase did in the last run (pairs whose contact was
+    /// reused did not go through it).
     pub(crate) stage_counts: StageCounts,
+    /// How many pairs' contacts the last run reused instead of testing them.
+    pub(crate) reused: usize,
+    /// The kept contacts of the run before the last (a buffer).
+    kept_before: Vec<KeptContact>,
     /// Per block of pairs tested on a thread of its own, what it found.
     #[cfg(feature = "parallel")]
     found: Vec<Found>,
@@ -87,23 +100,41 @@ impl Collision {
     /// `speculative = Some(margin, dt)`, pairs closer than `margin` plus the distance the two
     /// bodies can cover in `dt` are reported too, their gaps as negative depths. Pairs in which
     /// nothing moves (sleeping or static bodies) are not tested. `wake` receives the sleeping
-    /// bodies that a moving or disturbed body can reach within the step.
+    /// bodies that a moving or disturbed body can reach within the step. With
+    /// `reuse = Some((distance, kept))`, `kept` holds the kept contacts of the last run
+    /// (sorted by pair), which pairs that moved less than `distance` reuse, and is replaced by
+    /// this run's: one per pair with a contact (reused or computed).
     pub(crate) fn run(
         &mut self,
         bodies: &SlotMap<BodyHandle, RigidBody>,
         contacts: &mut Vec<ContactPair>,
         speculative: Option<(Real, Real)>,
         wake: &mut Vec<BodyHandle>,
+        reuse: Option<(Real, &mut Vec<KeptContact>)>,
     ) {
         self.update_volumes(bodies, speculative);
         self.broad_phase();
         contacts.clear();
         self.contact_indices.clear();
         self.stage_counts = StageCounts::default();
+        self.reused = 0;
         wake.clear();
         let pairs = std::mem::take(&mut self.pairs);
         let mut indices = std::mem::take(&mut self.contact_indices);
-        self.test_pairs(&pairs, contacts, &mut indices, wake);
+        match reuse {
+            Some((distance, kept)) => {
+                let mut before = std::mem::take(&mut self.kept_before);
+                std::mem::swap(&mut before, kept);
+                kept.clear();
+                let reuse = Reuse {
+                    distance,
+                    before: &before,
+                };
+                self.test_pairs(&pairs, contacts, &mut indices, wake, Some((reuse, kept)));
+                self.kept_before = before;
+            }
+            None => self.test_pairs(&pairs, contacts, &mut indices, wake, None),
+        }
         (self.pairs, self.contact_indices) = (pairs, indices);
     }
 
@@ -129,18 +160,19 @@ impl Collision {
         }
         for (k, (handle, body)) in bodies.iter().enumerate() {
             debug_assert!(k == 0 || self.handles[k - 1] < handle);
-            let posed_now =
-                || Posed::new(&body.collider.shape, &body.collider.world_pose(&body.pose));
+            let posed_now = |pose: &Isometry3| Posed::new(&body.collider.shape, pose);
             let kept = same_margin
                 && body.sleep.asleep
                 && self.handles.get(k) == Some(&handle)
                 && self.asleep[k];
             debug_assert!(
-                !kept || posed_now().aabb == self.posed[k].aabb,
+                !kept
+                    || posed_now(&body.collider.world_pose(&body.pose)).aabb == self.posed[k].aabb,
                 "a sleeping body moved"
             );
             if !kept {
-                let posed = posed_now();
+                let pose = body.collider.world_pose(&body.pose);
+                let posed = posed_now(&pose);
                 let (aabb, reach) = match speculative {
                     None => (posed.aabb, 0.0),
                     Some((margin, dt)) => {
@@ -155,6 +187,7 @@ impl Collision {
                 };
                 set(&mut self.handles, k, handle);
                 set(&mut self.posed, k, posed);
+                set(&mut self.poses, k, pose);
                 set(&mut self.aabbs, k, aabb);
                 set(&mut self.reach, k, reach);
             }
@@ -168,6 +201,7 @@ impl Collision {
         let count = bodies.len();
         self.handles.truncate(count);
         self.posed.truncate(count);
+        self.poses.truncate(count);
         self.aabbs.truncate(count);
         self.reach.truncate(count);
         self.asleep.truncate(count);
@@ -266,8 +300,16 @@ impl Collision {
             return;
         }
         let (mut found, mut found_indices) = (Vec::new(), Vec::new());
-        // Nothing sleeps in these pairs any more: nothing to wake.
-        self.test_pairs(&pairs, &mut found, &mut found_indices, &mut Vec::new());
+        // Nothing sleeps in these pairs any more: nothing to wake. Their contacts are
+        // computed, and not kept (a kept contact would have to be merged into the run's list):
+        // the next step computes them again and keeps them.
+        self.test_pairs(
+            &pairs,
+            &mut found,
+            &mut found_indices,
+            &mut Vec::new(),
+            None,
+        );
         let old = std::mem::take(contacts);
         let old_indices = std::mem::take(&mut self.contact_indices);
         let mut new = found.into_iter().zip(found_indices).peekable();
@@ -290,14 +332,20 @@ impl Collision {
     /// `indices`, in the order of `pairs`; a sleeping body found within reach of a moving or
     /// disturbed one goes to `wake`. With the parallel feature and several threads, blocks of
     /// pairs are tested on rayon's threads and their findings joined in order: the same
-    /// contacts in the same order as on one thread.
+    /// contacts in the same order as on one thread. With `reuse`, kept contacts are reused
+    /// where the pair moved little, and this run's go to its list.
     fn test_pairs(
         &mut self,
         pairs: &[(u32, u32)],
         contacts: &mut Vec<ContactPair>,
         indices: &mut Vec<(u32, u32)>,
         wake: &mut Vec<BodyHandle>,
+        reuse: Option<(Reuse<'_>, &mut Vec<KeptContact>)>,
     ) {
+        let (reuse, kept) = match reuse {
+            Some((reuse, kept)) => (Some(reuse), Some(kept)),
+            None => (None, None),
+        };
         #[cfg(feature = "parallel")]
         if rayon::current_num_threads() > 1 && pairs.len() >= 2 * PAIR_BLOCK {
             use rayon::prelude::*;
@@ -312,39 +360,88 @@ impl Collision {
                     found.contacts.clear();
                     found.indices.clear();
                     found.wake.clear();
-                    found.counts = this.test_block(
+                    found.kept.clear();
+                    (found.counts, found.reused) = this.test_block(
                         pairs,
                         &mut found.contacts,
                         &mut found.indices,
                         &mut found.wake,
+                        reuse.map(|r| (r, &mut found.kept)),
                     );
                 });
+            let mut kept = kept;
             for found in &mut found[..blocks] {
                 contacts.append(&mut found.contacts);
                 indices.append(&mut found.indices);
                 wake.append(&mut found.wake);
+                if let Some(kept) = kept.as_deref_mut() {
+                    kept.append(&mut found.kept);
+                }
                 add_counts(&mut self.stage_counts, &found.counts);
+                self.reused += found.reused;
             }
             self.found = found;
             return;
         }
-        let counts = self.test_block(pairs, contacts, indices, wake);
+        let (counts, reused) = self.test_block(pairs, contacts, indices, wake, reuse.zip(kept));
         add_counts(&mut self.stage_counts, &counts);
+        self.reused += reused;
     }
 
-    /// [`Self::test_pairs`] on one block of pairs, on this thread: what each stage did.
+    /// [`Self::test_pairs`] on one block of pairs, on this thread: what each stage did, and
+    /// how many pairs reused their kept contact.
     fn test_block(
         &self,
         pairs: &[(u32, u32)],
         contacts: &mut Vec<ContactPair>,
         indices: &mut Vec<(u32, u32)>,
         wake: &mut Vec<BodyHandle>,
-    ) -> StageCounts {
+        mut reuse: Option<(Reuse<'_>, &mut Vec<KeptContact>)>,
+    ) -> (StageCounts, usize) {
         let mut filter = StagedFilter::new();
+        let mut reused = 0;
+        // The kept contacts are sorted by pair, as `pairs` are: one merge walk from the first.
+        let key = |(i, j): (usize, usize)| (self.handles[i], self.handles[j]);
+        let mut cursor = match (&reuse, pairs.first()) {
+            (Some((r, _)), Some(&(i, j))) => {
+                let first = key((i as usize, j as usize));
+                r.before.partition_point(|k| (k.a, k.b) < first)
+            }
+            _ => 0,
+        };
         for &(i, j) in pairs {
             let (i, j) = (i as usize, j as usize);
-            let found = if self.speculative {
-                let margin = self.reach[i] + self.reach[j];
+            let margin = if self.speculative {
+                self.reach[i] + self.reach[j]
+            } else {
+                0.0
+            };
+            let found = if let Some((r, kept)) = reuse.as_mut() {
+                let pair = key((i, j));
+                while r.before.get(cursor).is_some_and(|k| (k.a, k.b) < pair) {
+                    cursor += 1;
+                }
+                let (pose_a, pose_b) = (&self.poses[i], &self.poses[j]);
+                let relative = pose_a.inv_mul(pose_b);
+                let still = r.before.get(cursor).filter(|k| {
+                    (k.a, k.b) == pair
+                        && k.drift(&relative, self.posed[j].sphere.radius) < r.distance
+                });
+                if let Some(old) = still {
+                    reused += 1;
+                    let contact = old.contact(pose_a, &relative, margin);
+                    if contact.is_some() {
+                        kept.push(old.clone());
+                    }
+                    contact
+                } else {
+                    let contact = filter.contact_within(&self.posed[i], &self.posed[j], margin);
+                    if let Some(contact) = &contact {
+                        kept.push(KeptContact::new(pair, contact, pose_a, pose_b));
+                    }
+                    contact
+                }
+            } else if self.speculative {
                 filter.contact_within(&self.posed[i], &self.posed[j], margin)
             } else {
                 filter.contact(&self.posed[i], &self.posed[j])
@@ -376,6 +473,13 @@ impl Collision {
                 indices.push((i as u32, j as u32));
             }
         }
-        filter.counts
+        (filter.counts, reused)
     }
+}
+
+/// Contact reuse in a run: the reuse distance and the last run's kept contacts.
+#[derive(Debug, Clone, Copy)]
+struct Reuse<'a> {
+    distance: Real,
+    before: &'a [KeptContact],
 }

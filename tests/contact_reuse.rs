@@ -1,0 +1,286 @@
+//! Contact reuse (`SolverConfig::reuse_distance`, rapier's contact recycling): a resting pile
+//! reuses nearly every contact and rests as with computed contacts; reused depths stay within
+//! the bound the distance gives; a body moved by a setter gets its contacts computed again;
+//! the kept contacts are state (a world restored mid-contact steps in lockstep, on any number
+//! of threads) and bad ones in a snapshot are refused by name.
+
+mod common;
+
+use minirigid::collide::volume_contact_within;
+use minirigid::prelude::*;
+use minirigid::world::Snapshot;
+use testbed::scenes::pyramid;
+
+/// 5 mm: how far a pair may move before its contact is computed again.
+const DISTANCE: Real = 0.005;
+
+/// Box3D's settings (4 substeps, sleeping off), with contact reuse within `distance`.
+fn configure(world: &mut World, distance: Real) {
+    let mut config = *world.config();
+    config.solver.substeps = 4;
+    config.sleep.enabled = false;
+    config.solver.reuse_distance = distance;
+    world.set_config(config).unwrap();
+}
+
+fn positions(world: &World, bodies: &[BodyHandle]) -> Vec<Point3> {
+    bodies
+        .iter()
+        .map(|h| world.body(*h).unwrap().position())
+        .collect()
+}
+
+fn volume(world: &World, handle: BodyHandle) -> Volume {
+    let body = world.body(handle).unwrap();
+    let collider = body.collider();
+    collider.shape.world(&collider.world_pose(body.pose()))
+}
+
+#[test]
+fn a_resting_pyramid_reuses_its_contacts_and_rests_as_with_computed_ones() {
+    let run = |distance: Real| {
+        let (mut world, cubes) = pyramid(20);
+        configure(&mut world, distance);
+        let start = positions(&world, &cubes);
+        let mut reused = 0;
+        let mut tested = 0;
+        for step in 0..300 {
+            world.step();
+            if step >= 100 {
+                reused += world.reused_contact_count();
+                tested += world.reused_contact_count() + world.stage_counts().pairs as usize;
+            }
+        }
+        let moved: Vec<Real> = positions(&world, &cubes)
+            .iter()
+            .zip(&start)
+            .map(|(now, then)| (now - then).norm())
+            .collect();
+        (world, moved, reused, tested)
+    };
+    let (computed, computed_moved, none, _) = run(0.0);
+    assert_eq!(none, 0, "reuse off reused contacts");
+    assert!(computed.kept_contacts().is_empty());
+    let (reusing, reusing_moved, reused, tested) = run(DISTANCE);
+    // Once settled, nearly every pair reuses its contact.
+    assert!(
+        reused as f64 > 0.95 * tested as f64,
+        "{reused} of {tested} pairs reused"
+    );
+    // One kept contact per pair within reach (the touching ones, which `contacts` lists, and
+    // the speculative ones).
+    assert!(reusing.kept_contacts().len() >= reusing.contacts().len());
+    // The pyramid settles as it does with computed contacts: every cube within a millimetre.
+    let largest = computed_moved.iter().copied().fold(0.0, Real::max);
+    for (k, (a, b)) in computed_moved.iter().zip(&reusing_moved).enumerate() {
+        assert!(
+            (a - b).abs() < 1e-3,
+            "cube {k} moved {b} m with reuse, {a} m without"
+        );
+    }
+    assert!(largest < 0.05, "the pyramid settled by {largest} m");
+}
+
+#[test]
+fn reused_depths_stay_within_the_distance_of_computed_ones() {
+    let (mut world, _) = pyramid(12);
+    configure(&mut world, DISTANCE);
+    // A ball rolls into the pyramid, so that some pairs move and some rest.
+    world
+        .insert(
+            BodyDesc::dynamic()
+                .ball(0.4)
+                .position(Vector3::new(-9.0, 0.4, 0.0))
+                .linvel(Vector3::new(6.0, 0.0, 0.0)),
+        )
+        .unwrap();
+    let mut checked = 0;
+    let mut worst: Real = 0.0;
+    for _ in 0..200 {
+        let before = world.clone();
+        world.step();
+        // The step's contacts were found at `before`'s poses: compute each one there.
+        for pair in world.contacts() {
+            let fresh =
+                volume_contact_within(&volume(&before, pair.a), &volume(&before, pair.b), 0.1)
+                    .expect("a reused pair is within reach");
+            let deepest = |c: &Contact| c.points.iter().map(|p| p.depth).fold(Real::MIN, Real::max);
+            let off = (deepest(&fresh) - deepest(&pair.contact)).abs();
+            worst = worst.max(off);
+            assert!(
+                off <= 2.0 * DISTANCE,
+                "deepest point {off} m off between {:?} and {:?}",
+                pair.a,
+                pair.b
+            );
+            for p in &pair.contact.points {
+                if let Some(q) = fresh.points.iter().find(|q| q.id == p.id) {
+                    assert!((p.depth - q.depth).abs() <= 2.0 * DISTANCE);
+                    checked += 1;
+                }
+            }
+        }
+    }
+    eprintln!("{checked} points compared, deepest points at most {worst} m apart");
+    assert!(checked > 10_000, "{checked} points compared");
+    assert!(worst > 0.0, "nothing was reused");
+}
+
+#[test]
+fn a_body_moved_by_a_setter_gets_its_contact_computed_again() {
+    let mut world = World::new(WorldConfig::default());
+    configure(&mut world, DISTANCE);
+    testbed::scenes::ground(&mut world, 10.0);
+    let cube = world
+        .insert(
+            BodyDesc::dynamic()
+                .cuboid(Vector3::new(0.5, 0.5, 0.5))
+                .position(Vector3::new(0.0, 0.5, 0.0)),
+        )
+        .unwrap();
+    for _ in 0..60 {
+        world.step();
+    }
+    assert_eq!(world.reused_contact_count(), 1, "the resting cube reuses");
+    // Moved by less than the distance: still reused.
+    let pose = *world.body(cube).unwrap().pose();
+    let nudged = Isometry3::translation(0.001, 0.0, 0.0) * pose;
+    world.body_mut(cube).unwrap().set_pose(nudged).unwrap();
+    world.step();
+    assert_eq!(world.reused_contact_count(), 1);
+    // Turned by ten degrees: computed again, an edge on the ground.
+    let turned = Isometry3::rotation(Vector3::new(0.0, 0.0, 0.17)) * nudged;
+    world.body_mut(cube).unwrap().set_pose(turned).unwrap();
+    world.step();
+    assert_eq!(world.reused_contact_count(), 0, "a turned cube reused");
+    let contact = &world.contacts()[0].contact;
+    assert!(
+        contact.normal.x.abs() < 1e-6 && contact.points.len() == 2,
+        "{contact:?}"
+    );
+}
+
+#[test]
+fn a_world_reusing_contacts_restored_mid_contact_steps_in_lockstep() {
+    let (mut original, _) = pyramid(6);
+    configure(&mut original, DISTANCE);
+    for _ in 0..50 {
+        original.step();
+    }
+    assert!(!original.kept_contacts().is_empty());
+    let json = original.to_json().unwrap();
+    let bytes = original.to_bytes().unwrap();
+    let mut from_json = World::from_json(&json).unwrap();
+    let mut from_bytes = World::from_bytes(&bytes).unwrap();
+    assert_eq!(from_json.kept_contacts(), original.kept_contacts());
+    assert_eq!(from_bytes.state_hash(), original.state_hash());
+    common::step_in_lockstep(&mut original, &mut from_json, &mut from_bytes, 100);
+    // Forgetting the kept contacts changes what follows: they are state.
+    let mut snapshot = original.snapshot();
+    snapshot.kept.clear();
+    let mut forgetful = World::from_snapshot(snapshot).unwrap();
+    let mut again = World::from_bytes(&original.to_bytes().unwrap()).unwrap();
+    for _ in 0..20 {
+        forgetful.step();
+        again.step();
+    }
+    assert_ne!(forgetful.state_hash(), again.state_hash());
+    // Removing a body drops its kept contacts, and the world still saves and restores.
+    let some = original.kept_contacts()[0].b;
+    original.remove(some).unwrap();
+    assert!(original.kept_contacts().iter().all(|k| k.b != some));
+    World::from_bytes(&original.to_bytes().unwrap()).unwrap();
+}
+
+#[test]
+fn the_same_bits_reusing_contacts_on_one_or_two_threads() {
+    let run = |threads: usize| {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
+        pool.install(|| {
+            let (mut world, _) = pyramid(40);
+            configure(&mut world, DISTANCE);
+            world
+                .insert(
+                    BodyDesc::dynamic()
+                        .ball(0.5)
+                        .density(5.0)
+                        .position(Vector3::new(-30.0, 3.0, 0.2))
+                        .linvel(Vector3::new(30.0, 1.0, 0.0)),
+                )
+                .unwrap();
+            for _ in 0..150 {
+                world.step();
+            }
+            assert!(world.reused_contact_count() > 500);
+            world.state_hash()
+        })
+    };
+    assert_eq!(run(2), run(1), "two threads differ from one");
+}
+
+#[test]
+fn bad_kept_contacts_are_refused_by_name() {
+    let (mut world, _) = pyramid(3);
+    configure(&mut world, DISTANCE);
+    for _ in 0..10 {
+        world.step();
+    }
+    assert!(world.kept_contacts().len() > 3);
+    let json = world.to_json().unwrap();
+    let value: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let case = |edit: &dyn Fn(&mut serde_json::Value), field: &str| {
+        let mut v = value.clone();
+        edit(&mut v);
+        let snapshot: Snapshot = serde_json::from_value(v).unwrap();
+        let bytes = snapshot.to_bytes().unwrap();
+        let message = match World::from_bytes(&bytes) {
+            Ok(_) => panic!("{field}: accepted"),
+            Err(e) => e.to_string(),
+        };
+        assert!(message.contains(field), "`{message}` does not name {field}");
+    };
+    case(
+        &|v| v["config"]["solver"]["reuse_distance"] = (-1.0).into(),
+        "config.solver.reuse_distance",
+    );
+    case(
+        &|v| v["config"]["solver"]["reuse_distance"] = 5.0.into(),
+        "config.solver.reuse_distance",
+    );
+    case(
+        &|v| v["kept"][1]["normal"] = serde_json::json!([0.0, 0.0, 0.0]),
+        "kept[1].normal",
+    );
+    case(
+        &|v| v["kept"][1]["normal"] = serde_json::json!([0.0, 2.0, 0.0]),
+        "kept[1].normal",
+    );
+    case(
+        &|v| v["kept"][1]["relative"]["rotation"] = serde_json::json!([0.0, 0.0, 0.0, 0.0]),
+        "kept[1].relative",
+    );
+    case(
+        &|v| v["kept"][1]["points"][0]["on_a"] = serde_json::json!([1e6, 0.0, 0.0]),
+        "kept[1].points[0].on_a",
+    );
+    case(
+        &|v| v["kept"][1]["points"][0]["on_b"][1] = f64::MAX.into(),
+        "kept[1].points[0].on_b",
+    );
+    // Out of order, and a pair with a handle that names no body.
+    case(
+        &|v| {
+            let first = v["kept"][0].clone();
+            v["kept"][0] = v["kept"][1].clone();
+            v["kept"][1] = first;
+        },
+        "kept[1]",
+    );
+    case(
+        &|v| v["kept"][1]["b"] = serde_json::json!({"idx": 900, "version": 1}),
+        "kept[1]",
+    );
+}
