@@ -16,7 +16,10 @@
 //! against sleeping off, in each engine. `dynamics_scaling`: minirigid's per-body cost on many
 //! pyramids of about 1,000, 10,000 and 100,000 cubes, their first `SCALING_WINDOW` steps.
 //! minirigid runs on one thread (rayon's global pool is built with one) as rapier3d does; the
-//! large scenes also time minirigid on a pool of two threads (`minirigid_2_threads`).
+//! large scenes also time minirigid on a pool of two threads (`minirigid_2_threads`). The
+//! pyramids at 4 substeps and the large scenes also time minirigid with contact reuse
+//! (`minirigid_reused_contacts`, within `REUSE_DISTANCE`, rapier3d's recycling distance), the
+//! same work as rapier3d's default.
 //! Run: `cargo bench --bench dynamics` (the large scenes take minutes).
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
@@ -28,6 +31,9 @@ use testbed::scenes::{bin, many_pyramids, pyramid};
 
 const DT: Real = 1.0 / 60.0;
 const SETTLE_STEPS: usize = 200;
+/// minirigid's contact reuse distance in the rows that compare it with rapier3d's default
+/// recycling: rapier3d's (`normalized_contact_recycle_distance`, 5 cm at unit length).
+const REUSE_DISTANCE: Real = 0.05;
 
 /// How rapier3d finds its contacts. rapier3d 0.36 by default recycles a pair's contacts
 /// (`IntegrationParameters::contact_recycling`): while the two bodies' relative pose has moved
@@ -105,6 +111,14 @@ fn configured(mut world: World, substeps: u32, sleeping: bool) -> World {
     world
 }
 
+/// `world` with contact reuse within [`REUSE_DISTANCE`].
+fn reusing(mut world: World) -> World {
+    let mut config = *world.config();
+    config.solver.reuse_distance = REUSE_DISTANCE;
+    world.set_config(config).expect("valid settings");
+    world
+}
+
 /// How many steps each timing covers: steps `SETTLE_STEPS` to `SETTLE_STEPS + WINDOW` of a
 /// settled pyramid, steps 1 to `WINDOW` of a large scene. Without it, criterion steps one world
 /// thousands of times, and a scene that falls apart (Box3D's large pyramid does in minirigid at
@@ -178,6 +192,19 @@ fn pyramid_step(c: &mut Criterion) {
             group.bench_function(BenchmarkId::new(name, cubes), |b| {
                 b.iter_custom(|iters| timed_steps(iters, &build, &step))
             });
+            if substeps == 4 {
+                let build = || {
+                    let mut world = reusing(configured(scene.clone(), substeps, false));
+                    for _ in 0..SETTLE_STEPS {
+                        world.step();
+                    }
+                    world
+                };
+                let name = "minirigid_reused_contacts_4_substeps";
+                group.bench_function(BenchmarkId::new(name, cubes), |b| {
+                    b.iter_custom(|iters| timed_steps(iters, &build, &step))
+                });
+            }
         }
         for (contacts, name) in [
             (Contacts::Recycled, "rapier3d_4_substeps"),
@@ -213,14 +240,18 @@ fn displacement_report(name: &str, scene: &World, steps: usize) {
     };
     let mut ours = configured(scene.clone(), 4, false);
     let starts = dynamic_positions(&ours);
-    for _ in 0..steps {
-        ours.step();
-    }
-    let moved = dynamic_positions(&ours)
-        .iter()
-        .zip(&starts)
-        .map(|(p, start)| (p - start).norm())
-        .fold(0.0, Real::max);
+    // The largest displacement of a dynamic body of a minirigid world stepped `steps` times.
+    let stepped_moved = |world: &mut World| {
+        for _ in 0..steps {
+            world.step();
+        }
+        dynamic_positions(world)
+            .iter()
+            .zip(&starts)
+            .map(|(p, start)| (p - start).norm())
+            .fold(0.0, Real::max)
+    };
+    let moved = stepped_moved(&mut ours);
     let mut row = format!(
         "{name}\t{}\t{steps}\t{moved}\t{}",
         starts.len(),
@@ -254,6 +285,15 @@ fn displacement_report(name: &str, scene: &World, steps: usize) {
              {peer_moved:.4} m"
         ));
     }
+    let mut reuser = reusing(configured(scene.clone(), 4, false));
+    let reuser_moved = stepped_moved(&mut reuser);
+    row.push_str(&format!("\t{reuser_moved}\t{}", reuser.contacts().len()));
+    peers.push_str(&format!(
+        "; minirigid reusing contacts {} touching pairs ({} reused in the last step), largest \
+         displacement {reuser_moved:.4} m",
+        reuser.contacts().len(),
+        reuser.reused_contact_count()
+    ));
     eprintln!(
         "{name} ({} bodies) after {steps} steps, 4 substeps: minirigid {} contact pairs solved \
          ({} of them touching), largest displacement {moved:.4} m{peers}",
@@ -308,6 +348,11 @@ fn large_scenes(c: &mut Criterion) {
         let id = BenchmarkId::new(format!("{name}/minirigid_2_threads"), bodies);
         group.bench_function(id, |b| {
             b.iter_custom(|iters| two_threads.install(|| timed_steps(iters, &build, &step)))
+        });
+        let reused = || reusing(build());
+        let id = BenchmarkId::new(format!("{name}/minirigid_reused_contacts"), bodies);
+        group.bench_function(id, |b| {
+            b.iter_custom(|iters| timed_steps(iters, &reused, &step))
         });
         for (contacts, peer) in [
             (Contacts::Recycled, "rapier3d"),

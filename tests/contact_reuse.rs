@@ -200,17 +200,7 @@ fn the_same_bits_reusing_contacts_on_one_or_two_threads() {
             .build()
             .unwrap();
         pool.install(|| {
-            let (mut world, _) = pyramid(40);
-            configure(&mut world, DISTANCE);
-            world
-                .insert(
-                    BodyDesc::dynamic()
-                        .ball(0.5)
-                        .density(5.0)
-                        .position(Vector3::new(-30.0, 3.0, 0.2))
-                        .linvel(Vector3::new(30.0, 1.0, 0.0)),
-                )
-                .unwrap();
+            let mut world = common::pyramid_40_and_a_ball(|world| configure(world, DISTANCE));
             for _ in 0..150 {
                 world.step();
             }

@@ -85,17 +85,7 @@ fn the_same_bits_wide_or_scalar_on_one_two_or_three_threads() {
             .build()
             .unwrap();
         pool.install(|| {
-            let (mut world, _) = pyramid(40);
-            world.set_wide_solver(wide);
-            world
-                .insert(
-                    BodyDesc::dynamic()
-                        .ball(0.5)
-                        .density(5.0)
-                        .position(Vector3::new(-30.0, 3.0, 0.2))
-                        .linvel(Vector3::new(30.0, 1.0, 0.0)),
-                )
-                .unwrap();
+            let mut world = common::pyramid_40_and_a_ball(|world| world.set_wide_solver(wide));
             for _ in 0..200 {
                 world.step();
             }

@@ -29,3 +29,21 @@ pub fn step_in_lockstep(
         assert_eq!(from_bytes.events(), original.events());
     }
 }
+
+/// Box3D's pyramid of base 40 with a heavy ball fired into it: its colours hold some 400
+/// constraints each, so that the solver spreads them over threads when it has several.
+#[allow(dead_code)] // not every test file uses it
+pub fn pyramid_40_and_a_ball(configure: impl FnOnce(&mut World)) -> World {
+    let (mut world, _) = testbed::scenes::pyramid(40);
+    configure(&mut world);
+    world
+        .insert(
+            BodyDesc::dynamic()
+                .ball(0.5)
+                .density(5.0)
+                .position(Vector3::new(-30.0, 3.0, 0.2))
+                .linvel(Vector3::new(30.0, 1.0, 0.0)),
+        )
+        .unwrap();
+    world
+}

@@ -186,7 +186,7 @@ fn dynamics(root: &Path, out: &mut String) {
         out,
         "|---|---:|---:|---:|---:|---:|---:|---:|:-:|---:|---:|---:|"
     );
-    let scenes = [
+    let scenes: [Scene; 5] = [
         ("pyramid base 20", "pyramid_step", "4_substeps/210", None),
         ("pyramid base 40", "pyramid_step", "4_substeps/820", None),
         (
@@ -209,31 +209,15 @@ fn dynamics(root: &Path, out: &mut String) {
         ),
     ];
     for (name, group, suffix, target) in scenes {
-        // `pyramid_step/minirigid_4_substeps/210`, `large_scenes/large_pyramid_minirigid/5051`.
-        let id = |engine: &str| {
-            if let Some(size) = suffix.strip_prefix('/') {
-                format!("{group}_{engine}/{size}")
-            } else {
-                format!("{group}/{engine}_{suffix}")
-            }
-        };
+        let id = |engine: &str| bench_id(group, suffix, engine);
         let ours = median_ns(root, &id("minirigid"));
         let theirs = median_ns(root, &id("rapier3d"));
         let fresh = median_ns(root, &id("rapier3d_fresh_contacts"));
         let (Some(ours), Some(theirs)) = (ours, theirs) else {
             continue;
         };
-        let saved = std::fs::read_to_string(root.join("displacement").join(name)).ok();
-        let fields: Vec<String> = saved
-            .as_deref()
-            .map(|line| line.trim().split('\t').map(str::to_owned).collect())
-            .unwrap_or_default();
-        let metres = |k: usize| {
-            fields
-                .get(k)
-                .and_then(|v| v.parse::<f64>().ok())
-                .map_or("-".into(), |m| format!("{m:.3} m"))
-        };
+        let fields = displacement_fields(root, name);
+        let metres = |k: usize| metres(&fields, k);
         let met = |peer: Option<f64>| match (target, peer) {
             (Some(t), Some(peer)) => {
                 if ours / peer <= t {
@@ -269,6 +253,7 @@ fn dynamics(root: &Path, out: &mut String) {
             metres(7),
         );
     }
+    reuse_rows(root, out, &scenes);
     variant_rows(
         out,
         root,
@@ -320,6 +305,78 @@ fn dynamics(root: &Path, out: &mut String) {
         }
     }
     dynamics_scaling(root, out);
+}
+
+/// The fields the bench's setup saved for scene `name` (tab-separated: name, bodies, steps,
+/// then how far the most-moved body went and the contact pairs, for minirigid, rapier3d,
+/// rapier3d with fresh contacts and minirigid reusing contacts); none when it saved nothing.
+fn displacement_fields(root: &Path, name: &str) -> Vec<String> {
+    std::fs::read_to_string(root.join("displacement").join(name))
+        .map(|line| line.trim().split('\t').map(str::to_owned).collect())
+        .unwrap_or_default()
+}
+
+/// Field `k` of [`displacement_fields`] as metres, `-` when absent.
+fn metres(fields: &[String], k: usize) -> String {
+    fields
+        .get(k)
+        .and_then(|v| v.parse::<f64>().ok())
+        .map_or("-".into(), |m| format!("{m:.3} m"))
+}
+
+/// A scene of the dynamics table: its name, criterion group, the rest of its bench ids, its
+/// target ratio.
+type Scene = (&'static str, &'static str, &'static str, Option<f64>);
+
+/// The criterion id of `engine`'s row of a scene: `pyramid_step/minirigid_4_substeps/210`,
+/// `large_scenes/large_pyramid_minirigid/5051`.
+fn bench_id(group: &str, suffix: &str, engine: &str) -> String {
+    if let Some(size) = suffix.strip_prefix('/') {
+        format!("{group}_{engine}/{size}")
+    } else {
+        format!("{group}/{engine}_{suffix}")
+    }
+}
+
+/// The same scenes with contact reuse on both sides: minirigid reusing a pair's contact while
+/// it moves less than 5 cm against rapier3d's default recycling (the same distance), with how
+/// far each let its most-moved body go.
+fn reuse_rows(root: &Path, out: &mut String, scenes: &[Scene]) {
+    let _ = writeln!(
+        out,
+        "\n### Contact reuse on both sides\n\nminirigid with contact reuse \
+         (`SolverConfig::reuse_distance` 5 cm: a pair that has moved less than that since its \
+         contact was computed keeps its points, carried with the bodies, and skips the narrow \
+         phase) against rapier3d as it comes (recycling within the same 5 cm): the same work on \
+         both sides. Same scenes, settings and windows as above.\n"
+    );
+    let _ = writeln!(
+        out,
+        "| scene | minirigid, reused contacts | rapier3d | ratio | target | met | moved (minirigid, reused) | moved (rapier3d) |"
+    );
+    let _ = writeln!(out, "|---|---:|---:|---:|---:|:-:|---:|---:|");
+    for &(name, group, suffix, target) in scenes {
+        let id = |engine: &str| bench_id(group, suffix, engine);
+        let (Some(ours), Some(theirs)) = (
+            median_ns(root, &id("minirigid_reused_contacts")),
+            median_ns(root, &id("rapier3d")),
+        ) else {
+            continue;
+        };
+        let fields = displacement_fields(root, name);
+        let metres = |k: usize| metres(&fields, k);
+        let ratio = ours / theirs;
+        let _ = writeln!(
+            out,
+            "| {name} | {} | {} | {ratio:.2} | {} | {} | {} | {} |",
+            time(ours),
+            time(theirs),
+            target.map_or("-".into(), |t| format!("<= {t}")),
+            target.map_or("", |t| if ratio <= t { "yes" } else { "no" }),
+            metres(9),
+            metres(5),
+        );
+    }
 }
 
 /// The per-body cost of the dynamics step as the scene grows (minirigid alone).
