@@ -274,3 +274,71 @@ fn bad_kept_contacts_are_refused_by_name() {
         "kept[1]",
     );
 }
+
+#[test]
+fn every_kept_contact_restores_even_from_deep_and_fast_overlaps() {
+    // Pairs of boxes and balls of any size from 5 cm to 4 m created up to fully inside each
+    // other, turned any way, some moving fast (a wide speculative margin), some 100 km to a
+    // million km out (where single precision rounds positions to centimetres or more): whatever
+    // the step keeps must pass the snapshot's checks, or a valid world could not be restored
+    // (far out, a kept point can land beyond them: the step then does not keep it).
+    let mut rng = testbed::SplitMix(7);
+    let mut kept = 0;
+    let mut farthest: Real = 0.0;
+    for case in 0..400 {
+        let mut world = World::new(WorldConfig::default());
+        configure(&mut world, DISTANCE);
+        let mut shapes = Vec::new();
+        let far = if case % 7 == 0 {
+            rng.unit_vector() * (10.0 as Real).powf(rng.range(5.0, 9.0))
+        } else {
+            Vector3::zeros()
+        };
+        for k in 0..2 {
+            let desc = if k == 1 && case % 5 == 0 {
+                BodyDesc::fixed()
+            } else {
+                BodyDesc::dynamic().linvel(rng.unit_vector() * rng.range(0.0, 60.0))
+            };
+            let desc = if rng.unit() < 0.6 {
+                let half = Vector3::new(
+                    rng.range(0.025, 2.0),
+                    rng.range(0.025, 2.0),
+                    rng.range(0.025, 2.0),
+                );
+                shapes.push(half.norm());
+                desc.cuboid(half)
+            } else {
+                let radius = rng.range(0.025, 2.0);
+                shapes.push(radius);
+                desc.ball(radius)
+            };
+            let offset = rng.unit_vector() * rng.range(0.0, 1.1) * (shapes[0] + shapes[k]) * 0.5;
+            let pose = Isometry3::from_parts(
+                (far + if k == 0 { Vector3::zeros() } else { offset }).into(),
+                rng.rotation(),
+            );
+            world.insert(desc.pose(pose)).unwrap();
+        }
+        for step in 0..2 {
+            world.step();
+            kept += world.kept_contacts().len();
+            // How far the kept points lie from their colliders' origins, in the two radii (near
+            // the origin, where rounding does not move them).
+            let near = far == Vector3::zeros();
+            for contact in world.kept_contacts().iter().filter(|_| near) {
+                for p in &contact.points {
+                    let far = p.on_a.coords.norm().max(p.on_b.coords.norm());
+                    farthest = farthest.max(far / (shapes[0] + shapes[1]));
+                }
+            }
+            let back = World::from_bytes(&world.to_bytes().unwrap())
+                .unwrap_or_else(|e| panic!("case {case}, step {step}: {e}"));
+            assert_eq!(back.state_hash(), world.state_hash());
+        }
+    }
+    eprintln!("{kept} kept contacts, points at most {farthest} radii sums from their origins");
+    assert!(kept > 500, "{kept} kept contacts checked");
+    // The bound the checks allow is twice the sum (see `KeptContact`): a margin of at least 4/3.
+    assert!(farthest < 1.5, "a point {farthest} radii sums out");
+}

@@ -236,10 +236,32 @@ impl KeptContact {
         })
     }
 
+    /// Whether the entry passes [`KeptContact::validate`] (by a stricter test, without
+    /// naming anything): the step keeps only contacts that do, so that every world saves and
+    /// restores (a contact computed far from the origin, where single precision is coarse,
+    /// may not, and is then computed again next step instead).
+    pub(crate) fn is_sound(&self, radii: (Real, Real)) -> bool {
+        let q = self.relative.rotation.quaternion();
+        let t = &self.relative.translation.vector;
+        let reach = reach(radii);
+        q.coords.iter().all(|c| c.is_finite())
+            && (q.norm() - 1.0).abs() < 0.5 * validate::UNIT_TOLERANCE
+            && t.iter().all(|x| x.abs() < limits::MAX_COORDINATE)
+            && self.normal.iter().all(|x| x.is_finite())
+            && (self.normal.norm() - 1.0).abs() < 0.5e-3
+            && self.points.iter().all(|p| {
+                [p.on_a, p.on_b]
+                    .iter()
+                    .all(|on| on.coords.iter().all(|x| x.is_finite()) && on.coords.norm() < reach)
+            })
+    }
+
     /// Checks the entry read from a snapshot, its bodies' collider shapes reaching `radii`
-    /// from their origins; the error names `field`'s bad part. Its points must lie on the
-    /// shapes (within their bounding spheres, give or take a centimetre), so that a hostile
-    /// file cannot hand the solver a contact kilometres deep.
+    /// from their origins; the error names `field`'s bad part. Its points must lie within
+    /// twice the two radii of their collider's origin (a computed point lies on its body's
+    /// surface, or for a deep overlap at most half the depth, itself at most the sum of the
+    /// radii, off it), so that a hostile file cannot hand the solver a contact deeper than the
+    /// bodies are large.
     pub(crate) fn validate(&self, field: &str, radii: (Real, Real)) -> Result<(), WorldError> {
         validate::isometry(&format!("{field}.relative"), &self.relative)?;
         limits::components_within(
@@ -255,23 +277,28 @@ impl KeptContact {
                 range: "a unit vector".into(),
             });
         }
+        let reach = reach(radii);
         for (i, point) in self.points.iter().enumerate() {
-            for (side, on, radius) in [
-                ("on_a", &point.on_a, radii.0),
-                ("on_b", &point.on_b, radii.1),
-            ] {
+            for (side, on) in [("on_a", &point.on_a), ("on_b", &point.on_b)] {
                 let name = format!("{field}.points[{i}].{side}");
                 validate::finite_point3(&name, on)?;
-                let reach = radius * 1.01 + 0.01;
                 if on.coords.norm() > reach {
                     return Err(WorldError::OutOfRange {
                         field: name,
                         value: on.coords.norm(),
-                        range: format!("within {reach} m of the collider's origin (on its shape)"),
+                        range: format!(
+                            "within {reach} m of the collider's origin (near its shape)"
+                        ),
                     });
                 }
             }
         }
         Ok(())
     }
+}
+
+/// How far from its collider's origin a kept point may lie, its two bodies' shapes reaching
+/// `radii` from theirs: twice the sum (see [`KeptContact::validate`]).
+fn reach(radii: (Real, Real)) -> Real {
+    2.0 * (radii.0 + radii.1) * 1.01 + 0.01
 }

@@ -59,8 +59,10 @@ pub(crate) struct Collision {
     broad: RowSweep,
     pub(crate) handles: Vec<BodyHandle>,
     posed: Vec<Posed>,
-    /// Per body, its collider's world pose (what contact reuse carries kept points with).
+    /// Per body, its collider's world pose (what contact reuse carries kept points with) and
+    /// its shape's bounding radius about the collider's origin.
     poses: Vec<Isometry3>,
+    radii: Vec<Real>,
     aabbs: Vec<Aabb>,
     /// Per body: moves this step (awake dynamic, or kinematic with a velocity), is a kinematic
     /// body at rest, sleeps, was disturbed.
@@ -188,6 +190,7 @@ impl Collision {
                 set(&mut self.handles, k, handle);
                 set(&mut self.posed, k, posed);
                 set(&mut self.poses, k, pose);
+                set(&mut self.radii, k, body.collider.shape.bounding_radius());
                 set(&mut self.aabbs, k, aabb);
                 set(&mut self.reach, k, reach);
             }
@@ -202,6 +205,7 @@ impl Collision {
         self.handles.truncate(count);
         self.posed.truncate(count);
         self.poses.truncate(count);
+        self.radii.truncate(count);
         self.aabbs.truncate(count);
         self.reach.truncate(count);
         self.asleep.truncate(count);
@@ -424,8 +428,7 @@ impl Collision {
                 let (pose_a, pose_b) = (&self.poses[i], &self.poses[j]);
                 let relative = pose_a.inv_mul(pose_b);
                 let still = r.before.get(cursor).filter(|k| {
-                    (k.a, k.b) == pair
-                        && k.drift(&relative, self.posed[j].sphere.radius) < r.distance
+                    (k.a, k.b) == pair && k.drift(&relative, self.radii[j]) < r.distance
                 });
                 if let Some(old) = still {
                     reused += 1;
@@ -437,7 +440,10 @@ impl Collision {
                 } else {
                     let contact = filter.contact_within(&self.posed[i], &self.posed[j], margin);
                     if let Some(contact) = &contact {
-                        kept.push(KeptContact::new(pair, contact, pose_a, pose_b));
+                        let new = KeptContact::new(pair, contact, pose_a, pose_b);
+                        if new.is_sound((self.radii[i], self.radii[j])) {
+                            kept.push(new);
+                        }
                     }
                     contact
                 }
