@@ -158,14 +158,15 @@ pub struct KeptContact {
 }
 
 impl KeptContact {
-    /// `contact` of the pair `a`, `b` (world space), its colliders at `pose_a` and `pose_b`,
-    /// seen from the bodies: each point's two surface points (`depth / 2` either side of the
-    /// midway point, along the normal) in their collider frames.
+    /// `contact` of the pair `a`, `b` (world space), its colliders at `pose_a` and `pose_b`
+    /// (`relative`, the second's pose in the first's frame, as the caller has it), seen from
+    /// the bodies: each point's two surface points (`depth / 2` either side of the midway
+    /// point, along the normal) in their collider frames.
     pub(crate) fn new(
         (a, b): (BodyHandle, BodyHandle),
         contact: &Contact,
-        pose_a: &Isometry3,
-        pose_b: &Isometry3,
+        (pose_a, pose_b): (&Isometry3, &Isometry3),
+        relative: Isometry3,
     ) -> Self {
         let n = contact.normal;
         let points = contact
@@ -183,7 +184,7 @@ impl KeptContact {
         Self {
             a,
             b,
-            relative: pose_a.inv_mul(pose_b),
+            relative,
             normal: pose_a.rotation.inverse_transform_vector(&n),
             points,
         }

@@ -440,7 +440,7 @@ impl Collision {
                 } else {
                     let contact = filter.contact_within(&self.posed[i], &self.posed[j], margin);
                     if let Some(contact) = &contact {
-                        let new = KeptContact::new(pair, contact, pose_a, pose_b);
+                        let new = KeptContact::new(pair, contact, (pose_a, pose_b), relative);
                         if new.is_sound((self.radii[i], self.radii[j])) {
                             kept.push(new);
                         }
