@@ -308,6 +308,38 @@ fn fly_at_the_wall(mut w: World, speed: Real) -> Real {
     w.body(h).unwrap().position().x
 }
 
+/// Two unit cubes in free space (no gravity) `gap` apart along x, the first at `speeds.0`, the
+/// second at `speeds.1` (along x). Returns the world after one step and the two handles.
+fn two_flying_cubes(gap: Real, speeds: (Real, Real)) -> (World, BodyHandle, BodyHandle) {
+    let mut w = world();
+    let mut cube = |x: Real, speed: Real| {
+        w.insert(
+            BodyDesc::dynamic()
+                .position(Vector3::new(x, 0.0, 0.0))
+                .linvel(Vector3::new(speed, 0.0, 0.0)),
+        )
+        .unwrap()
+    };
+    let (a, b) = (cube(0.0, speeds.0), cube(1.0 + gap, speeds.1));
+    w.step();
+    (w, a, b)
+}
+
+#[test]
+fn cubes_meeting_head_on_stop_at_contact() {
+    // 100 m/s each is 1.67 m a step at 60 Hz; they start 0.5 m apart.
+    let (mut w, a, b) = two_flying_cubes(0.5, (100.0, -100.0));
+    assert_eq!(w.stage_counts().touching, 1, "a pair closing at 200 m/s");
+    for _ in 0..30 {
+        let (xa, xb) = (
+            w.body(a).unwrap().position().x,
+            w.body(b).unwrap().position().x,
+        );
+        assert!(xb - xa > 1.0 - 1e-3, "passed into each other: {xa} {xb}");
+        w.step();
+    }
+}
+
 #[test]
 fn speed_limit_of_discrete_steps() {
     // Reflect: just under the limit the cube bounces back; well over it, it passes through.

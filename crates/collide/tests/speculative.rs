@@ -48,6 +48,24 @@ fn a_gap_within_the_margin_gives_four_points_with_the_gap_as_depth() {
 }
 
 #[test]
+fn parallel_faces_far_apart_give_a_face_contact() {
+    // Two cubes face to face, 2.5 cm to a metre apart (a fast pair's margin reaches that far):
+    // the edge axes (`y x z` is `x`) separate them exactly as much as the faces do, and the
+    // face contact, four points, is the one to keep. Choosing an edge here (one corner point)
+    // let two cubes meeting head-on at 50 m/s spin through each other.
+    let a = cube(Point3::origin(), 0.5);
+    for gap in [0.025, 0.03, 0.1, 0.5, 1.0] {
+        let b = cube(Point3::new(1.0 + gap, 0.0, 0.0), 0.5);
+        let c = obb_obb_contact_within(&a, &b, 2.0).expect("within the margin");
+        assert_eq!(c.normal, Vector3::x(), "gap {gap}");
+        assert_eq!(c.points.len(), 4, "gap {gap}: {:?}", c.points);
+        for p in &c.points {
+            assert!((p.depth + gap).abs() < 1e-5, "gap {gap}: depth {}", p.depth);
+        }
+    }
+}
+
+#[test]
 fn spheres_within_the_margin() {
     let a = Sphere::new(Point3::origin(), 1.0);
     let b = Sphere::new(Point3::new(2.01, 0.0, 0.0), 1.0);

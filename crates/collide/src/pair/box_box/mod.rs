@@ -69,8 +69,8 @@ pub fn obb_obb_contact(a: &Obb, b: &Obb) -> Option<Contact> {
 /// 1. the face contact of A's best face, or of B's when it is better by a quarter percent of
 ///    the boxes' size;
 /// 2. an edge contact only when the clipped face contact is empty or the edge axis is clearly
-///    better: `s_edge > 0.9 s_face + 0.0025 size`, with `s_face` the clipped points' deepest
-///    separation.
+///    better: `s_edge > 0.9 s_face + 0.0025 size` (`1.1 s_face` when the face is apart), with
+///    `s_face` the clipped points' deepest separation.
 ///
 /// A face contact's `depth` is its deepest point's.
 pub fn obb_obb_contact_within(a: &Obb, b: &Obb, margin: Real) -> Option<Contact> {
@@ -94,8 +94,16 @@ pub fn obb_obb_contact_within(a: &Obb, b: &Obb, margin: Real) -> Option<Contact>
         .iter()
         .map(|p| -p.depth)
         .fold(Real::INFINITY, Real::min);
+    // The edge must beat the faces by a tenth of their separation: 0.9 of a penetration, 1.1
+    // of a gap (0.9 of a gap would hand two parallel faces a metre apart, whose edge axes
+    // separate them exactly as much, a single edge point).
+    let face_bar = if clipped < 0.0 {
+        0.9 * clipped
+    } else {
+        1.1 * clipped
+    };
     if let Some(edge) = kinds.edge
-        && (points.is_empty() || edge.separation > 0.9 * clipped + tolerance)
+        && (points.is_empty() || edge.separation > face_bar + tolerance)
         && edge.separation <= margin
     {
         return Some(Contact {
