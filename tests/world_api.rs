@@ -326,6 +326,20 @@ fn two_flying_cubes(gap: Real, speeds: (Real, Real)) -> (World, BodyHandle, Body
 }
 
 #[test]
+fn the_speculative_margin_grows_with_the_closing_speed() {
+    // 100 m/s is 1.67 m a step at 60 Hz; the pairs start 0.5 m apart.
+    // Side by side at the same speed: they cannot close, so no speculative contact.
+    let (w, ..) = two_flying_cubes(0.5, (100.0, 100.0));
+    assert_eq!(w.stage_counts().touching, 0, "a pair that cannot close");
+    // One at rest, the other flying at it: a contact before they touch.
+    let (w, ..) = two_flying_cubes(0.5, (0.0, -100.0));
+    assert_eq!(w.stage_counts().touching, 1, "a pair closing at 100 m/s");
+    // The faster one behind: closing at 50 m/s, 0.83 m a step.
+    let (w, ..) = two_flying_cubes(0.5, (150.0, 100.0));
+    assert_eq!(w.stage_counts().touching, 1, "a pair closing at 50 m/s");
+}
+
+#[test]
 fn cubes_meeting_head_on_stop_at_contact() {
     // 100 m/s each is 1.67 m a step at 60 Hz; they start 0.5 m apart.
     let (mut w, a, b) = two_flying_cubes(0.5, (100.0, -100.0));

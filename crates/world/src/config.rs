@@ -50,8 +50,9 @@ pub struct SolverConfig {
     /// Contacts approaching slower than this (metres per second) do not bounce. Default 1.
     pub restitution_threshold: Real,
     /// Shapes closer than this (metres) get speculative contact points, so that the solver
-    /// stops them at the surface; the margin grows by each body's travel in one step. Default
-    /// 0.02.
+    /// stops them at the surface; a pair's margin grows by how far the two can close in one
+    /// step (their relative speed, plus each one's spin times its bounding radius, times `dt`).
+    /// Default 0.02.
     pub speculative_margin: Real,
     /// Rolling resistance of balls, in [0, 1] (Box3D's model, which keeps it per material): a
     /// contact with a ball resists the pair's relative rolling and spinning with a torque up to

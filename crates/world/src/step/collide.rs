@@ -13,7 +13,7 @@ use crate::body::{BodyHandle, BodyKind, RigidBody};
 use crate::contact::{ContactPair, KeptContact};
 use collide::broad::RowSweep;
 use collide::staged::{Posed, StageCounts, StagedFilter};
-use geom::{Aabb, Isometry3, Real};
+use geom::{Aabb, Isometry3, Real, Vector3};
 use slotmap::SlotMap;
 
 /// Pairs per block handed to a thread in the narrow phase.
@@ -75,7 +75,13 @@ pub(crate) struct Collision {
     /// Per body, how far its AABB is grown for speculative contacts (metres): half the
     /// margin plus its travel in one step.
     reach: Vec<Real>,
+    /// Per body, the velocity it moves with this step (zero for a static body) and how fast a
+    /// point of it can move about its centre (spin times bounding radius): a pair's margin
+    /// grows by how far the two can close in one step ([`Self::pair_margin`]).
+    velocities: Vec<Vector3>,
+    spins: Vec<Real>,
     half_margin: Real,
+    dt: Real,
     /// For each contact of the last run, the indices of its two bodies.
     pub(crate) contact_indices: Vec<(u32, u32)>,
     /// The bodies swept by the last broad phase (indices, increasing) and their AABBs.
@@ -157,8 +163,9 @@ impl Collision {
         self.resting_kinematic.clear();
         self.disturbed.clear();
         self.speculative = speculative.is_some();
-        if let Some(half_margin) = half_margin {
-            self.half_margin = half_margin;
+        if let Some((margin, dt)) = speculative {
+            self.half_margin = 0.5 * margin;
+            self.dt = dt;
         }
         for (k, (handle, body)) in bodies.iter().enumerate() {
             debug_assert!(k == 0 || self.handles[k - 1] < handle);
@@ -194,6 +201,14 @@ impl Collision {
                 set(&mut self.aabbs, k, aabb);
                 set(&mut self.reach, k, reach);
             }
+            let (velocity, spin) = if body.kind == BodyKind::Static {
+                (Vector3::zeros(), 0.0)
+            } else {
+                let radius = self.posed[k].sphere.radius;
+                (body.linvel, body.angvel.norm() * radius)
+            };
+            set(&mut self.velocities, k, velocity);
+            set(&mut self.spins, k, spin);
             set(&mut self.asleep, k, body.sleep.asleep);
             let moving = is_awake_movable(body);
             self.moving.push(moving);
@@ -208,7 +223,20 @@ impl Collision {
         self.radii.truncate(count);
         self.aabbs.truncate(count);
         self.reach.truncate(count);
+        self.velocities.truncate(count);
+        self.spins.truncate(count);
         self.asleep.truncate(count);
+    }
+
+    /// The speculative margin of the pair of bodies `i` and `j`: the configured margin plus how
+    /// far the two can close in one step, their relative speed plus both spins' reach, times
+    /// `dt`. Two bodies falling side by side close at their relative speed, not the sum of
+    /// their speeds (their AABBs, each grown by its own travel, still meet wherever the pair
+    /// could).
+    #[inline]
+    fn pair_margin(&self, i: usize, j: usize) -> Real {
+        let relative = (self.velocities[i] - self.velocities[j]).norm();
+        2.0 * self.half_margin + (relative + self.spins[i] + self.spins[j]) * self.dt
     }
 
     /// Whether the pair of bodies `i` and `j` is tested this step: one of them moves; or one
@@ -416,7 +444,7 @@ impl Collision {
         for &(i, j) in pairs {
             let (i, j) = (i as usize, j as usize);
             let margin = if self.speculative {
-                self.reach[i] + self.reach[j]
+                self.pair_margin(i, j)
             } else {
                 0.0
             };
