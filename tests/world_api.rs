@@ -337,6 +337,10 @@ fn the_speculative_margin_grows_with_the_closing_speed() {
     // The faster one behind: closing at 50 m/s, 0.83 m a step.
     let (w, ..) = two_flying_cubes(0.5, (150.0, 100.0));
     assert_eq!(w.stage_counts().touching, 1, "a pair closing at 50 m/s");
+    // Flying apart at 100 m/s: each AABB is swept along its own step, away from the other,
+    // so the pair is not even tested.
+    let (w, ..) = two_flying_cubes(0.5, (-100.0, 0.0));
+    assert_eq!(w.stage_counts().pairs, 0, "a pair flying apart");
 }
 
 #[test]

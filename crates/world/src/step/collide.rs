@@ -72,8 +72,8 @@ pub(crate) struct Collision {
     disturbed: Vec<bool>,
     /// Overlapping pairs of indices into the vectors above.
     pairs: Vec<(u32, u32)>,
-    /// Per body, how far its AABB is grown for speculative contacts (metres): half the
-    /// margin plus its travel in one step.
+    /// Per body, half the margin plus how far it can travel in one step (metres): how far a
+    /// moving body reaches a sleeping one it may wake.
     reach: Vec<Real>,
     /// Per body, the velocity it moves with this step (zero for a static body) and how fast a
     /// point of it can move about its centre (spin times bounding radius): a pair's margin
@@ -147,9 +147,10 @@ impl Collision {
     }
 
     /// World volumes and AABBs, densely in handle order (the order slots are visited). With
-    /// speculative contacts, each AABB grows by half the margin plus the distance the body can
-    /// travel in one step (its speed, and its spin times its bounding radius), so that two
-    /// AABBs meet whenever the bodies could within the step. A body that slept through the
+    /// speculative contacts, each AABB grows by half the margin and how far its spin can carry
+    /// a point (spin times bounding radius, times `dt`) all round, and is then swept along the
+    /// step's translation (`v dt`), so that two AABBs meet whenever the bodies could within the
+    /// step at their velocities; two bodies flying apart are not paired. A body that slept through the
     /// last run at the same index, with the same margin, keeps its volumes: a sleeping body
     /// does not move (every setter wakes it), so they are the ones it would get.
     fn update_volumes(
@@ -185,13 +186,16 @@ impl Collision {
                 let (aabb, reach) = match speculative {
                     None => (posed.aabb, 0.0),
                     Some((margin, dt)) => {
-                        let travel = if body.kind == BodyKind::Static {
-                            0.0
+                        let (velocity, spin) = if body.kind == BodyKind::Static {
+                            (Vector3::zeros(), 0.0)
                         } else {
-                            (body.linvel.norm() + body.angvel.norm() * posed.sphere.radius) * dt
+                            (body.linvel, body.angvel.norm() * posed.sphere.radius)
                         };
-                        let reach = 0.5 * margin + travel;
-                        (posed.aabb.loosened(reach), reach)
+                        // Grown by half the margin and the spin's reach all round, then swept
+                        // along the step's translation: wherever the body can be in the step.
+                        let grown = posed.aabb.loosened(0.5 * margin + spin * dt);
+                        let swept = grown.merged(&grown.translated(&(velocity * dt)));
+                        (swept, 0.5 * margin + (velocity.norm() + spin) * dt)
                     }
                 };
                 set(&mut self.handles, k, handle);
