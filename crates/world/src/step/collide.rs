@@ -150,9 +150,10 @@ impl Collision {
     /// speculative contacts, each AABB grows by half the margin and how far its spin can carry
     /// a point (spin times bounding radius, times `dt`) all round, and is then swept along the
     /// step's translation (`v dt`), so that two AABBs meet whenever the bodies could within the
-    /// step at their velocities; two bodies flying apart are not paired. A body that slept through the
-    /// last run at the same index, with the same margin, keeps its volumes: a sleeping body
-    /// does not move (every setter wakes it), so they are the ones it would get.
+    /// step at their velocities; two bodies flying apart are not paired. A body that slept
+    /// through the last run at the same index, with the same margin, keeps its volumes and its
+    /// (zero) velocity and spin: a sleeping body does not move (every setter wakes it), so they
+    /// are the ones it would get.
     fn update_volumes(
         &mut self,
         bodies: &SlotMap<BodyHandle, RigidBody>,
@@ -183,14 +184,14 @@ impl Collision {
             if !kept {
                 let pose = body.collider.world_pose(&body.pose);
                 let posed = posed_now(&pose);
+                let (velocity, spin) = if body.kind == BodyKind::Static {
+                    (Vector3::zeros(), 0.0)
+                } else {
+                    (body.linvel, body.angvel.norm() * posed.sphere.radius)
+                };
                 let (aabb, reach) = match speculative {
                     None => (posed.aabb, 0.0),
                     Some((margin, dt)) => {
-                        let (velocity, spin) = if body.kind == BodyKind::Static {
-                            (Vector3::zeros(), 0.0)
-                        } else {
-                            (body.linvel, body.angvel.norm() * posed.sphere.radius)
-                        };
                         // Grown by half the margin and the spin's reach all round, then swept
                         // along the step's translation: wherever the body can be in the step.
                         let grown = posed.aabb.loosened(0.5 * margin + spin * dt);
@@ -204,15 +205,9 @@ impl Collision {
                 set(&mut self.radii, k, body.collider.shape.bounding_radius());
                 set(&mut self.aabbs, k, aabb);
                 set(&mut self.reach, k, reach);
+                set(&mut self.velocities, k, velocity);
+                set(&mut self.spins, k, spin);
             }
-            let (velocity, spin) = if body.kind == BodyKind::Static {
-                (Vector3::zeros(), 0.0)
-            } else {
-                let radius = self.posed[k].sphere.radius;
-                (body.linvel, body.angvel.norm() * radius)
-            };
-            set(&mut self.velocities, k, velocity);
-            set(&mut self.spins, k, spin);
             set(&mut self.asleep, k, body.sleep.asleep);
             let moving = is_awake_movable(body);
             self.moving.push(moving);
