@@ -13,7 +13,9 @@
 //! 3. Two small boxes that overlap have lower corners in the same or adjacent rows. Each row is
 //!    swept against itself and against its four forward neighbours, `(z, y+1)` and
 //!    `(z+1, y-1..=y+1)`, so each pair of rows once; within a pair of rows both lists are in
-//!    `x` order and a box is compared only with boxes whose `x` interval can reach it.
+//!    `x` order, and a box is compared only with the boxes of the other row that start within
+//!    its `x` interval or before it, back to where the other row's running maximum of `maxs.x`
+//!    (kept per entry) falls short of its start.
 //! 4. Each box that is not small finds its small partners from the rows and cells its range can
 //!    reach, and the boxes that are not small are handled among themselves by the same method,
 //!    with their own cell side: about a tenth of the boxes at most go on at each round.
@@ -83,6 +85,8 @@ struct Entry {
     x: i64,
     /// Its index in the caller's slice.
     index: u32,
+    /// The largest `maxs.x` of the boxes in its row up to it (in sort order), itself included.
+    reach: Real,
     aabb: Aabb,
 }
 
@@ -266,6 +270,7 @@ impl Round {
                 row: row_key(cell(aabb.mins.y, inverse), cell(aabb.mins.z, inverse)),
                 x: cell(aabb.mins.x, inverse),
                 index: i,
+                reach: aabb.maxs.x,
                 aabb,
             }
         };
@@ -280,9 +285,13 @@ impl Round {
         self.order.extend(self.entries.iter().map(|e| e.index));
 
         self.rows.clear();
-        for (n, e) in self.entries.iter().enumerate() {
+        for n in 0..self.entries.len() {
+            let e = self.entries[n];
             match self.rows.last_mut() {
-                Some(row) if row.key == e.row => row.end = n + 1,
+                Some(row) if row.key == e.row => {
+                    row.end = n + 1;
+                    self.entries[n].reach = e.reach.max(self.entries[n - 1].reach);
+                }
                 _ => self.rows.push(Row {
                     key: e.row,
                     start: n,
@@ -355,14 +364,15 @@ impl Round {
 }
 
 /// Every intersecting pair with one box in `a` and one in `b`, two rows each sorted by
-/// `mins.x`: a box of `b` whose lower corner is two cells or more to the left of a box of `a`
-/// cannot reach it (boxes span at most two cells), and those past `a`'s right side cannot
-/// either.
+/// `mins.x`: a box of `b` is skipped for good once it and every box of `b` before it end before
+/// the `a` box at hand starts (their running maximum of `maxs.x`, [`Entry::reach`]), as they
+/// end before every later `a` box starts too; the boxes of `b` that start past its right side
+/// cannot reach it either.
 #[inline]
 fn sweep_two(a: &[Entry], b: &[Entry], found: &mut Found<'_>) {
     let mut start = 0;
     for ea in a {
-        while start < b.len() && b[start].x < ea.x - 1 {
+        while start < b.len() && b[start].reach < ea.aabb.mins.x {
             start += 1;
         }
         for eb in &b[start..] {
