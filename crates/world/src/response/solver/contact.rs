@@ -25,14 +25,39 @@ use crate::config::SolverConfig;
 use crate::contact::{CachedContact, ContactPair};
 use arrayvec::ArrayVec;
 use collide::FeatureId;
-use geom::{Real, Vector3};
+use geom::{Point3, Real, Vector3};
+
+/// What a constraint reads of a body besides its solver state, kept per body for the step (in
+/// dense handle order, static and sleeping bodies included) so that gathering a constraint
+/// reads two small entries instead of two bodies from the slot map.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Surface {
+    /// The centre of mass, world space ([`RigidBody::center_of_mass`]).
+    pub(crate) center: Point3,
+    pub(crate) material: Material,
+    /// The radius of the body's ball, 0 for a box.
+    pub(crate) ball_radius: Real,
+}
+
+impl Surface {
+    pub(crate) fn of(body: &RigidBody) -> Self {
+        Self {
+            center: body.center_of_mass(),
+            material: body.material,
+            ball_radius: match body.collider.shape {
+                geom::Shape::Ball { radius } => radius,
+                geom::Shape::Cuboid { .. } => 0.0,
+            },
+        }
+    }
+}
 
 /// What one constraint is made from: its pair, its bodies' slots in the solver's dense arrays,
-/// the bodies and their solver states, and last step's impulses of the pair if it had any.
+/// their surfaces and solver states, and last step's impulses of the pair if it had any.
 pub(crate) struct Inputs<'a> {
     pub(crate) pair: &'a ContactPair,
     pub(crate) slots: (u32, u32),
-    pub(crate) bodies: (&'a RigidBody, &'a RigidBody),
+    pub(crate) surfaces: (&'a Surface, &'a Surface),
     pub(crate) states: (&'a SolverBody, &'a SolverBody),
     pub(crate) cached: Option<&'a CachedContact>,
 }
@@ -56,23 +81,15 @@ fn tangents_of(normal: &Vector3) -> [Vector3; 2] {
 /// read from `Turns`).
 pub(crate) fn kind(
     pair: &ContactPair,
-    (body_a, body_b): (&RigidBody, &RigidBody),
+    (surface_a, surface_b): (&Surface, &Surface),
     (state_a, state_b): (&SolverBody, &SolverBody),
     rolling_resistance: Real,
 ) -> usize {
     let points = pair.contact.points.len().clamp(1, 4) - 1;
     let rolls =
-        rolling_resistance > 0.0 && (ball_radius(body_a) > 0.0 || ball_radius(body_b) > 0.0);
+        rolling_resistance > 0.0 && (surface_a.ball_radius > 0.0 || surface_b.ball_radius > 0.0);
     let anisotropic = !(state_a.is_isotropic() && state_b.is_isotropic());
     points + if rolls { 4 } else { 0 } + if anisotropic { 8 } else { 0 }
-}
-
-/// The radius of `body`'s ball, 0 for a box.
-fn ball_radius(body: &RigidBody) -> Real {
-    match body.collider.shape {
-        geom::Shape::Ball { radius } => radius,
-        geom::Shape::Cuboid { .. } => 0.0,
-    }
 }
 
 /// Writes into `lane` of `c` what the constraint of `inputs` is made from, and its points'
@@ -115,7 +132,7 @@ pub(crate) fn gather<L: Lane>(
     c.normal.set_lane(lane, &normal);
     c.tangents[0].set_lane(lane, &tangents[0]);
     c.tangents[1].set_lane(lane, &tangents[1]);
-    let materials = inputs.map(|i| (&i.bodies.0.material, &i.bodies.1.material));
+    let materials = inputs.map(|i| (&i.surfaces.0.material, &i.surfaces.1.material));
     let (friction, restitution) = materials.map_or((0.0, 0.0), |(a, b)| {
         (
             Material::mix_friction(a.friction, b.friction),
@@ -143,7 +160,7 @@ pub(crate) fn gather<L: Lane>(
     // The points: anchors, separation, warm-started normal impulse.
     let points = inputs.map_or(&[][..], |i| &i.pair.contact.points[..]);
     c.point_count.set_lane(lane, points.len() as Real);
-    let centers = inputs.map(|i| (i.bodies.0.center_of_mass(), i.bodies.1.center_of_mass()));
+    let centers = inputs.map(|i| (i.surfaces.0.center, i.surfaces.1.center));
     ids.clear();
     for (k, slot) in c.points.iter_mut().enumerate() {
         slot.max_normal_impulse.set_lane(lane, 0.0);
@@ -171,7 +188,7 @@ pub(crate) fn gather<L: Lane>(
     }
     // Rolling resistance, for a pair with a ball.
     let rolling = inputs.map_or(0.0, |i| {
-        rolling_resistance * ball_radius(i.bodies.0).max(ball_radius(i.bodies.1))
+        rolling_resistance * i.surfaces.0.ball_radius.max(i.surfaces.1.ball_radius)
     });
     c.rolling_resistance.set_lane(lane, rolling);
     let rolling_mass = if rolling > 0.0 {

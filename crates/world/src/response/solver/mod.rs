@@ -48,6 +48,8 @@ pub(crate) struct Solver {
     /// static or sleeping body; its own slot for an awake dynamic or kinematic one. A world
     /// that mostly sleeps solves only its awake bodies.
     slots: Vec<u32>,
+    /// Per body (dense handle order), what its constraints read of it besides its state.
+    surfaces: Vec<contact::Surface>,
     /// Per slot, the solver's state of the body.
     states: Vec<SolverBody>,
     /// Per slot, for integration: kind, rotation at the start of the step, body-frame inertia
@@ -80,6 +82,7 @@ impl Default for Solver {
     fn default() -> Self {
         Self {
             slots: Vec::new(),
+            surfaces: Vec::new(),
             states: Vec::new(),
             kinds: Vec::new(),
             rotations: Vec::new(),
@@ -116,12 +119,12 @@ impl Solver {
         self.gather(bodies);
         if self.wide_solve {
             let mut batches = std::mem::take(&mut self.wide);
-            self.solve(&mut batches, bodies, contacts, indices, config);
+            self.solve(&mut batches, contacts, indices, config);
             self.store_impulses(&batches, bodies, contacts, cache, touching);
             self.wide = batches;
         } else {
             let mut batches = std::mem::take(&mut self.scalar);
-            self.solve(&mut batches, bodies, contacts, indices, config);
+            self.solve(&mut batches, contacts, indices, config);
             self.store_impulses(&batches, bodies, contacts, cache, touching);
             self.scalar = batches;
         }
@@ -136,7 +139,6 @@ impl Solver {
     fn solve<L: Lane>(
         &mut self,
         batches: &mut Batches<L>,
-        bodies: &SlotMap<BodyHandle, RigidBody>,
         contacts: &[ContactPair],
         indices: &[(u32, u32)],
         config: &WorldConfig,
@@ -147,7 +149,7 @@ impl Solver {
         let threshold = config.solver.restitution_threshold;
         let max_push_out_speed = config.solver.max_push_out_speed;
         schedule::on_worker(contacts.len(), || {
-            self.prepare(batches, bodies, contacts, indices, &config.solver);
+            self.prepare(batches, contacts, indices, &config.solver);
             let states = &mut self.states;
             let (kinds, rotations, inertias) = (&self.kinds, &self.rotations, &self.inertias);
             for _ in 0..substeps {
@@ -162,9 +164,10 @@ impl Solver {
     }
 
     /// The solver state of every awake dynamic or kinematic body, in handle order after the
-    /// shared fixed state in slot 0, which static and sleeping bodies use.
+    /// shared fixed state in slot 0, which static and sleeping bodies use; every body's surface.
     fn gather(&mut self, bodies: &SlotMap<BodyHandle, RigidBody>) {
         self.slots.clear();
+        self.surfaces.clear();
         self.states.clear();
         self.kinds.clear();
         self.rotations.clear();
@@ -174,6 +177,7 @@ impl Solver {
         self.rotations.push(UnitQuaternion::identity());
         self.inertias.push(None);
         for body in bodies.values() {
+            self.surfaces.push(contact::Surface::of(body));
             if body.sleep.asleep || body.kind == BodyKind::Static {
                 self.slots.push(0);
                 continue;
@@ -196,7 +200,6 @@ impl Solver {
     fn prepare<L: Lane>(
         &mut self,
         batches: &mut Batches<L>,
-        bodies: &SlotMap<BodyHandle, RigidBody>,
         contacts: &[ContactPair],
         indices: &[(u32, u32)],
         solver: &crate::config::SolverConfig,
@@ -205,6 +208,7 @@ impl Solver {
         self.constraint_pairs.clear();
         self.coloring.begin(self.states.len());
         for (k, (pair, &(i, j))) in contacts.iter().zip(indices).enumerate() {
+            let surfaces = (&self.surfaces[i as usize], &self.surfaces[j as usize]);
             let (i, j) = (self.slots[i as usize], self.slots[j as usize]);
             let fixed = (
                 self.states[i as usize].inverse_mass == 0.0,
@@ -213,11 +217,8 @@ impl Solver {
             if fixed.0 && fixed.1 {
                 continue; // nothing moves (a pair that sleeps)
             }
-            let (Some(body_a), Some(body_b)) = (bodies.get(pair.a), bodies.get(pair.b)) else {
-                continue;
-            };
             let states = (&self.states[i as usize], &self.states[j as usize]);
-            let kind = contact::kind(pair, (body_a, body_b), states, solver.rolling_resistance);
+            let kind = contact::kind(pair, surfaces, states, solver.rolling_resistance);
             self.coloring.add((i, j), fixed, kind);
             self.constraint_pairs.push(k);
         }
@@ -227,7 +228,7 @@ impl Solver {
         self.members.clear();
         self.members.resize(lanes, (NONE, NONE));
         self.ids.resize_with(lanes, ArrayVec::new);
-        let (slots, states) = (&self.slots, &self.states);
+        let (slots, states, surfaces) = (&self.slots, &self.states, &self.surfaces);
         let (pairs, previous) = (&self.constraint_pairs, &self.previous_cache);
         let rolling_resistance = solver.rolling_resistance;
         // Gathers the `n`th constraint (in pair order), warm started from `previous[warm]`,
@@ -238,11 +239,12 @@ impl Solver {
                       (n, warm): (u32, u32)| {
             let k = pairs[n as usize];
             let (pair, (i, j)) = (&contacts[k], indices[k]);
+            let surfaces = (&surfaces[i as usize], &surfaces[j as usize]);
             let (i, j) = (slots[i as usize], slots[j as usize]);
             let inputs = contact::Inputs {
                 pair,
                 slots: (i, j),
-                bodies: (&bodies[pair.a], &bodies[pair.b]),
+                surfaces,
                 states: (&states[i as usize], &states[j as usize]),
                 cached: previous.get(warm as usize),
             };
