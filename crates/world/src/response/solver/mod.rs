@@ -6,7 +6,9 @@
 //!    matched by feature id from the persistent contact set (warm starting);
 //! 2. per substep (`SolverConfig::substeps`, `h = dt / substeps`):
 //!    integrate velocities (gravity, gyroscopic term), warm start (apply the accumulated
-//!    impulses), solve (one soft iteration with position bias and speculative contacts; overlaps
+//!    impulses: in the first substep constraint by constraint, in the later ones per body, as
+//!    the velocity change the contacts made in the last substep; see [`integrate_velocities`]),
+//!    solve (one soft iteration with position bias and speculative contacts; overlaps
 //!    deeper than `contact::DEEP_OVERLAP` push out through push-out velocities instead),
 //!    integrate positions (velocity plus push-out, which is then dropped), relax (one rigid
 //!    iteration, with friction);
@@ -35,7 +37,7 @@ use body::SolverBody;
 use collide::FeatureId;
 use color::Coloring;
 use contact::SolveSettings;
-use geom::{Matrix3, Real, UnitQuaternion};
+use geom::{Matrix3, Real, UnitQuaternion, Vector3};
 use lanes::Lane;
 use schedule::Batches;
 use slotmap::SlotMap;
@@ -58,6 +60,9 @@ pub(crate) struct Solver {
     kinds: Vec<BodyKind>,
     rotations: Vec<UnitQuaternion>,
     inertias: Vec<Option<Matrix3>>,
+    /// Per slot, the body's velocities after this substep's velocity update, before any
+    /// contact impulse (see [`integrate_velocities`]).
+    uncontacted: Vec<[Vector3; 2]>,
     /// Per constraint in pair order, the index of its pair in the step's contacts; its place in
     /// solve order is `coloring.slots`.
     constraint_pairs: Vec<usize>,
@@ -87,6 +92,7 @@ impl Default for Solver {
             kinds: Vec::new(),
             rotations: Vec::new(),
             inertias: Vec::new(),
+            uncontacted: Vec::new(),
             constraint_pairs: Vec::new(),
             coloring: Coloring::default(),
             members: Vec::new(),
@@ -152,9 +158,19 @@ impl Solver {
             self.prepare(batches, contacts, indices, &config.solver);
             let states = &mut self.states;
             let (kinds, rotations, inertias) = (&self.kinds, &self.rotations, &self.inertias);
-            for _ in 0..substeps {
-                integrate_velocities(states, kinds, rotations, inertias, &config.gravity, h);
-                batches.for_each(states, batch::warm_start);
+            let uncontacted = &mut self.uncontacted;
+            uncontacted.resize(states.len(), [Vector3::zeros(); 2]);
+            for substep in 0..substeps {
+                let bodies = Integration {
+                    kinds,
+                    rotations,
+                    inertias,
+                };
+                let first = substep == 0;
+                integrate_velocities(states, uncontacted, &bodies, first, &config.gravity, h);
+                if first {
+                    batches.for_each(states, batch::warm_start);
+                }
                 batches.for_each(states, |c, b| batch::solve::<_, true>(c, b, &settings));
                 integrate_positions(states, kinds, h, max_push_out_speed);
                 batches.for_each(states, |c, b| batch::solve::<_, false>(c, b, &settings));
@@ -350,21 +366,46 @@ impl Solver {
     }
 }
 
-/// Per substep, the velocity update of every awake dynamic body (`body::integrate_velocity`).
+/// Per slot, what the velocity update reads of a body besides its state.
+struct Integration<'a> {
+    kinds: &'a [BodyKind],
+    rotations: &'a [UnitQuaternion],
+    inertias: &'a [Option<Matrix3>],
+}
+
+/// Per substep, the velocity update of every awake dynamic body (`body::integrate_velocity`),
+/// and after the first substep the warm start: each body's velocities gain what the contact
+/// impulses changed them by in the last substep (its velocities then less `uncontacted`, those
+/// it had after that substep's update). Within a step the constraints' Jacobians are fixed, so
+/// that change is `M^-1 J^T lambda` summed over the body's constraints at their accumulated
+/// impulses, which is what warm starting applies (Box2D v3 applies it constraint by constraint,
+/// a pass over every constraint per substep; here a body at a time, in the pass over the
+/// bodies that runs anyway), up to rounding and whatever the speed limits took off in the
+/// position update. The first substep's warm start, from last step's impulses, is the
+/// constraints' own pass (`batch::warm_start`). Large pyramid (5,050 cubes, 4 substeps),
+/// perf over 60 steps, three alternating runs: warm start from 1,723 to 586 samples of about
+/// 22,000; its largest displacement after 200 steps 0.6734 m before, 0.6736 m after.
 fn integrate_velocities(
     states: &mut [SolverBody],
-    kinds: &[BodyKind],
-    rotations: &[UnitQuaternion],
-    inertias: &[Option<Matrix3>],
-    gravity: &geom::Vector3,
+    uncontacted: &mut [[Vector3; 2]],
+    bodies: &Integration<'_>,
+    first: bool,
+    gravity: &Vector3,
     h: Real,
 ) {
-    for (k, state) in states.iter_mut().enumerate() {
-        if kinds[k] == BodyKind::Dynamic {
-            let gyroscopic = inertias[k]
+    for (k, (state, uncontacted)) in states.iter_mut().zip(uncontacted).enumerate() {
+        if bodies.kinds[k] == BodyKind::Dynamic {
+            let warm =
+                (!first).then(|| [state.linvel - uncontacted[0], state.angvel - uncontacted[1]]);
+            let gyroscopic = bodies.inertias[k]
                 .as_ref()
-                .map(|inertia| (state.delta_rotation * rotations[k], inertia));
+                .map(|inertia| (state.delta_rotation * bodies.rotations[k], inertia));
             body::integrate_velocity(state, gyroscopic, gravity, h);
+            *uncontacted = [state.linvel, state.angvel];
+            if let Some([linear, angular]) = warm {
+                state.linvel += linear;
+                state.angvel += angular;
+            }
         }
     }
 }
