@@ -81,6 +81,9 @@ pub(crate) struct Solver {
     pub(crate) wide_solve: bool,
     /// Last step's persistent contact set, read while this step's is written.
     previous_cache: Vec<CachedContact>,
+    /// Whether some body sleeps this step (else no pair sleeps, and no entry of the contact
+    /// set is kept for one).
+    some_asleep: bool,
 }
 
 impl Default for Solver {
@@ -101,6 +104,7 @@ impl Default for Solver {
             wide: Batches::default(),
             wide_solve: true,
             previous_cache: Vec::new(),
+            some_asleep: false,
         }
     }
 }
@@ -192,8 +196,10 @@ impl Solver {
         self.kinds.push(BodyKind::Static);
         self.rotations.push(UnitQuaternion::identity());
         self.inertias.push(None);
+        self.some_asleep = false;
         for body in bodies.values() {
             self.surfaces.push(contact::Surface::of(body));
+            self.some_asleep |= body.sleep.asleep;
             if body.sleep.asleep || body.kind == BodyKind::Static {
                 self.slots.push(0);
                 continue;
@@ -330,7 +336,11 @@ impl Solver {
             _ => false,
         };
         let mut previous = std::mem::take(&mut self.previous_cache);
-        previous.retain(|e| sleeping_pair(e.a, e.b));
+        if self.some_asleep {
+            previous.retain(|e| sleeping_pair(e.a, e.b));
+        } else {
+            previous.clear();
+        }
         let mut sleeping = previous.drain(..).peekable();
         let coloring = &self.coloring;
         let placed = coloring.slots.iter().zip(&coloring.colors);
