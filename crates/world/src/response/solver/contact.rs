@@ -82,13 +82,13 @@ fn tangents_of(normal: &Vector3) -> [Vector3; 2] {
 pub(crate) fn kind(
     pair: &ContactPair,
     (surface_a, surface_b): (&Surface, &Surface),
-    (state_a, state_b): (&SolverBody, &SolverBody),
+    isotropic: (bool, bool),
     rolling_resistance: Real,
 ) -> usize {
     let points = pair.contact.points.len().clamp(1, 4) - 1;
     let rolls =
         rolling_resistance > 0.0 && (surface_a.ball_radius > 0.0 || surface_b.ball_radius > 0.0);
-    let anisotropic = !(state_a.is_isotropic() && state_b.is_isotropic());
+    let anisotropic = !(isotropic.0 && isotropic.1);
     points + if rolls { 4 } else { 0 } + if anisotropic { 8 } else { 0 }
 }
 
@@ -219,11 +219,11 @@ pub(crate) fn prepare<L: Lane>(c: &mut Batch<L>, bodies: &[SolverBody], speculat
     });
     let n = c.normal;
     let tangents = c.tangents;
-    let [inertia_a, inertia_b] = c.cold.inverse_inertia;
+    let [inertia_a, inertia_b] = &c.cold.inverse_inertia;
     // Where both bodies are isotropic (`I^-1 = s 1`: cubes, balls, fixed bodies), a turn is
     // the arm scaled by `s`, as the stages compute it when every lane is.
     let scales = [inertia_a[0][0], inertia_b[0][0]];
-    let isotropic = is_isotropic(&inertia_a) & is_isotropic(&inertia_b);
+    let isotropic = is_isotropic(inertia_a) & is_isotropic(inertia_b);
     c.isotropic = L::all(isotropic);
     let all_isotropic = c.isotropic;
     let turn = |side: usize, arm: &V3<L>| {
@@ -231,7 +231,7 @@ pub(crate) fn prepare<L: Lane>(c: &mut Batch<L>, bodies: &[SolverBody], speculat
         if all_isotropic {
             return scaled; // no lane needs the matrix product
         }
-        let inertia = if side == 0 { &inertia_a } else { &inertia_b };
+        let inertia = if side == 0 { inertia_a } else { inertia_b };
         V3::select(isotropic, &scaled, &mul3(inertia, arm))
     };
     c.inverse_inertia_scale = scales;
@@ -295,7 +295,7 @@ pub(crate) fn prepare<L: Lane>(c: &mut Batch<L>, bodies: &[SolverBody], speculat
     c.tangent_mass = inverse_2x2(&[[k11, k12], [k12, k22]]);
     c.friction_arms = friction_arms;
     // Twist about the normal.
-    let k_twist = n.dot(&mul3(&add3(&inertia_a, &inertia_b), &n));
+    let k_twist = n.dot(&mul3(&add3(inertia_a, inertia_b), &n));
     let twist_turns = [turn(0, &n), turn(1, &n)];
     c.twist_mass = L::select(k_twist.gt(zero), L::splat(1.0) / k_twist, zero);
     // Tilt about the tangents, up to the support polygon's reach.

@@ -54,6 +54,8 @@ pub(crate) struct Solver {
     surfaces: Vec<contact::Surface>,
     /// Per slot, the solver's state of the body.
     states: Vec<SolverBody>,
+    /// Per slot, what ordering its constraints reads of the body, apart from its state.
+    traits: Vec<Traits>,
     /// Per slot, for integration: kind, rotation at the start of the step, body-frame inertia
     /// when the body feels a gyroscopic torque (`None` when its inertia is the same about every
     /// axis, as a cube's or a ball's: `w x I w` is then zero).
@@ -92,6 +94,7 @@ impl Default for Solver {
             slots: Vec::new(),
             surfaces: Vec::new(),
             states: Vec::new(),
+            traits: Vec::new(),
             kinds: Vec::new(),
             rotations: Vec::new(),
             inertias: Vec::new(),
@@ -189,10 +192,12 @@ impl Solver {
         self.slots.clear();
         self.surfaces.clear();
         self.states.clear();
+        self.traits.clear();
         self.kinds.clear();
         self.rotations.clear();
         self.inertias.clear();
         self.states.push(SolverBody::FIXED);
+        self.traits.push(Traits::of(&SolverBody::FIXED));
         self.kinds.push(BodyKind::Static);
         self.rotations.push(UnitQuaternion::identity());
         self.inertias.push(None);
@@ -205,7 +210,9 @@ impl Solver {
                 continue;
             }
             self.slots.push(self.states.len() as u32);
-            self.states.push(SolverBody::of(body));
+            let state = SolverBody::of(body);
+            self.traits.push(Traits::of(&state));
+            self.states.push(state);
             self.kinds.push(body.kind);
             self.rotations.push(body.pose.rotation);
             let inertia = body.mass_properties.inertia;
@@ -232,15 +239,13 @@ impl Solver {
         for (k, (pair, &(i, j))) in contacts.iter().zip(indices).enumerate() {
             let surfaces = (&self.surfaces[i as usize], &self.surfaces[j as usize]);
             let (i, j) = (self.slots[i as usize], self.slots[j as usize]);
-            let fixed = (
-                self.states[i as usize].inverse_mass == 0.0,
-                self.states[j as usize].inverse_mass == 0.0,
-            );
+            let traits = (self.traits[i as usize], self.traits[j as usize]);
+            let fixed = (traits.0.fixed, traits.1.fixed);
             if fixed.0 && fixed.1 {
                 continue; // nothing moves (a pair that sleeps)
             }
-            let states = (&self.states[i as usize], &self.states[j as usize]);
-            let kind = contact::kind(pair, surfaces, states, solver.rolling_resistance);
+            let isotropic = (traits.0.isotropic, traits.1.isotropic);
+            let kind = contact::kind(pair, surfaces, isotropic, solver.rolling_resistance);
             self.coloring.add((i, j), fixed, kind);
             self.constraint_pairs.push(k);
         }
@@ -381,6 +386,25 @@ struct Integration<'a> {
     kinds: &'a [BodyKind],
     rotations: &'a [UnitQuaternion],
     inertias: &'a [Option<Matrix3>],
+}
+
+/// What ordering a body's constraints reads of it, kept per slot beside its state (a
+/// constraint reads two bytes instead of two states).
+#[derive(Debug, Clone, Copy)]
+struct Traits {
+    /// Zero inverse mass: no impulse moves it.
+    fixed: bool,
+    /// [`SolverBody::is_isotropic`].
+    isotropic: bool,
+}
+
+impl Traits {
+    fn of(state: &SolverBody) -> Self {
+        Self {
+            fixed: state.inverse_mass == 0.0,
+            isotropic: state.is_isotropic(),
+        }
+    }
 }
 
 /// Per substep, the velocity update of every awake dynamic body (`body::integrate_velocity`),
