@@ -66,11 +66,15 @@ pub(super) struct PointLanes<L> {
 #[derive(Debug, Clone, Default)]
 pub(super) struct Cold<L> {
     pub(super) restitution: L,
+    /// 1 where both bodies are isotropic (`I^-1 = s 1`), 0 elsewhere.
+    pub(super) isotropic: L,
     /// Per point slot, the normal speed at the start of the step.
     pub(super) relative_velocity: [L; 4],
+    /// Written only in the lanes that roll.
     pub(super) rolling_mass: M3<L>,
     pub(super) rolling_impulse: V3<L>,
-    /// `[a, b]`, world space: how a rolling impulse turns each body.
+    /// `[a, b]`, world space: how a rolling impulse turns each body. Written only in the lanes
+    /// that roll or have an anisotropic body (`contact::gather`).
     pub(super) inverse_inertia: [M3<L>; 2],
 }
 

@@ -59,6 +59,8 @@ pub(crate) struct Inputs<'a> {
     pub(crate) slots: (u32, u32),
     pub(crate) surfaces: (&'a Surface, &'a Surface),
     pub(crate) states: (&'a SolverBody, &'a SolverBody),
+    /// Whether both bodies are isotropic ([`SolverBody::is_isotropic`]).
+    pub(crate) isotropic: bool,
     pub(crate) cached: Option<&'a CachedContact>,
 }
 
@@ -117,12 +119,14 @@ pub(crate) fn gather<L: Lane>(
         inputs.is_some() && (state_a.inverse_mass == 0.0 || state_b.inverse_mass == 0.0);
     c.fixed_pair
         .set_lane(lane, if fixed_pair { 1.0 } else { 0.0 });
-    set_matrix(&mut c.cold.inverse_inertia[0], lane, |r, k| {
-        state_a.inverse_inertia[(r, k)]
-    });
-    set_matrix(&mut c.cold.inverse_inertia[1], lane, |r, k| {
-        state_b.inverse_inertia[(r, k)]
-    });
+    // An isotropic body's inverse inertia is its scale `s` (`I^-1 = s 1`); the matrices are
+    // written only in the lanes that read them (below).
+    let isotropic = inputs.is_none_or(|i| i.isotropic);
+    c.cold
+        .isotropic
+        .set_lane(lane, if isotropic { 1.0 } else { 0.0 });
+    c.inverse_inertia_scale[0].set_lane(lane, state_a.inverse_inertia[(0, 0)]);
+    c.inverse_inertia_scale[1].set_lane(lane, state_b.inverse_inertia[(0, 0)]);
     let normal = inputs.map_or(zero, |i| i.pair.contact.normal);
     let tangents = if inputs.is_some() {
         tangents_of(&normal)
@@ -191,15 +195,24 @@ pub(crate) fn gather<L: Lane>(
         rolling_resistance * i.surfaces.0.ball_radius.max(i.surfaces.1.ball_radius)
     });
     c.rolling_resistance.set_lane(lane, rolling);
-    let rolling_mass = if rolling > 0.0 {
-        (state_a.inverse_inertia + state_b.inverse_inertia)
+    // Only the lanes that roll read the rolling rows, and only those and the lanes with an
+    // anisotropic body read the inverse inertias: elsewhere these keep whatever they held,
+    // which no result depends on (every read of them is chosen away in those lanes).
+    if rolling > 0.0 {
+        let rolling_mass = (state_a.inverse_inertia + state_b.inverse_inertia)
             .try_inverse()
-            .unwrap_or_else(geom::Matrix3::zeros)
-    } else {
-        geom::Matrix3::zeros()
-    };
-    set_matrix(&mut c.cold.rolling_mass, lane, |r, k| rolling_mass[(r, k)]);
-    c.cold.rolling_impulse.set_lane(lane, &zero);
+            .unwrap_or_else(geom::Matrix3::zeros);
+        set_matrix(&mut c.cold.rolling_mass, lane, |r, k| rolling_mass[(r, k)]);
+        c.cold.rolling_impulse.set_lane(lane, &zero);
+    }
+    if rolling > 0.0 || !isotropic {
+        set_matrix(&mut c.cold.inverse_inertia[0], lane, |r, k| {
+            state_a.inverse_inertia[(r, k)]
+        });
+        set_matrix(&mut c.cold.inverse_inertia[1], lane, |r, k| {
+            state_b.inverse_inertia[(r, k)]
+        });
+    }
 }
 
 /// Computes the rows of every lane of `c` from what [`gather`] put there: per point the lever
@@ -219,13 +232,25 @@ pub(crate) fn prepare<L: Lane>(c: &mut Batch<L>, bodies: &[SolverBody], speculat
     });
     let n = c.normal;
     let tangents = c.tangents;
-    let [inertia_a, inertia_b] = &c.cold.inverse_inertia;
     // Where both bodies are isotropic (`I^-1 = s 1`: cubes, balls, fixed bodies), a turn is
-    // the arm scaled by `s`, as the stages compute it when every lane is.
-    let scales = [inertia_a[0][0], inertia_b[0][0]];
-    let isotropic = is_isotropic(inertia_a) & is_isotropic(inertia_b);
+    // the arm scaled by `s`, as the stages compute it when every lane is, and the inverse
+    // inertia is built from `s` (`gather` writes the matrices only where a lane reads them).
+    let scales = c.inverse_inertia_scale;
+    let isotropic = c.cold.isotropic.gt(zero);
     c.isotropic = L::all(isotropic);
     let all_isotropic = c.isotropic;
+    let inertia = |side: usize| -> M3<L> {
+        let s = scales[side];
+        let diagonal = [[s, zero, zero], [zero, s, zero], [zero, zero, s]];
+        if all_isotropic {
+            return diagonal;
+        }
+        let stored = &c.cold.inverse_inertia[side];
+        std::array::from_fn(|r| {
+            std::array::from_fn(|k| L::select(isotropic, diagonal[r][k], stored[r][k]))
+        })
+    };
+    let (inertia_a, inertia_b) = (&inertia(0), &inertia(1));
     let turn = |side: usize, arm: &V3<L>| {
         let scaled = arm.scale(scales[side]);
         if all_isotropic {
@@ -234,7 +259,6 @@ pub(crate) fn prepare<L: Lane>(c: &mut Batch<L>, bodies: &[SolverBody], speculat
         let inertia = if side == 0 { inertia_a } else { inertia_b };
         V3::select(isotropic, &scaled, &mul3(inertia, arm))
     };
-    c.inverse_inertia_scale = scales;
     let [motion_a, motion_b] = c.motions(bodies);
     let linear = c.inverse_mass[0] + c.inverse_mass[1];
     let mut anchors = [V3::<L>::default(); 4];
@@ -318,18 +342,6 @@ pub(crate) fn prepare<L: Lane>(c: &mut Batch<L>, bodies: &[SolverBody], speculat
             tilt: tilt_turns,
         };
     }
-}
-
-/// The lanes where `m` is a multiple of the identity.
-fn is_isotropic<L: Lane>(m: &M3<L>) -> L::Mask {
-    let zero = L::splat(0.0);
-    let off = m[0][1].eq(zero)
-        & m[0][2].eq(zero)
-        & m[1][0].eq(zero)
-        & m[1][2].eq(zero)
-        & m[2][0].eq(zero)
-        & m[2][1].eq(zero);
-    off & m[1][1].eq(m[0][0]) & m[2][2].eq(m[0][0])
 }
 
 /// Per lane, the distance from `center` to the nearest edge of the convex polygon the points

@@ -256,6 +256,7 @@ impl Solver {
         self.members.resize(lanes, (NONE, NONE));
         self.ids.resize_with(lanes, ArrayVec::new);
         let (slots, states, surfaces) = (&self.slots, &self.states, &self.surfaces);
+        let traits = &self.traits;
         let (pairs, previous) = (&self.constraint_pairs, &self.previous_cache);
         let rolling_resistance = solver.rolling_resistance;
         // Gathers the `n`th constraint (in pair order), warm started from `previous[warm]`,
@@ -273,6 +274,7 @@ impl Solver {
                 slots: (i, j),
                 surfaces,
                 states: (&states[i as usize], &states[j as usize]),
+                isotropic: traits[i as usize].isotropic && traits[j as usize].isotropic,
                 cached: previous.get(warm as usize),
             };
             contact::gather(batch, lane, Some(&inputs), rolling_resistance, ids);
