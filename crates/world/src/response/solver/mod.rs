@@ -279,9 +279,11 @@ impl Solver {
             };
             contact::gather(batch, lane, Some(&inputs), rolling_resistance, ids);
         };
-        // On one thread the constraints are gathered in pair order, as the contacts and bodies
-        // lie in memory; on several, batch by batch (each batch's lanes on one thread). Each
-        // batch's rows are then prepared at once.
+        // The constraints are gathered batch by batch (on several threads, in blocks of
+        // batches), each batch's rows prepared as soon as its lanes are filled: its lines are
+        // written together and read again while cached. (In pair order, as the contacts lie,
+        // the constraints of some twenty colours and kinds interleave, each writing one lane
+        // of every line of its batch, and prepare then reads the batches back from memory.)
         let parallel = schedule::fills_in_parallel::<L>(batches.batches.len());
         let coloring = &self.coloring;
         let mut cached = previous.iter().enumerate().peekable();
@@ -296,10 +298,6 @@ impl Solver {
             let member = (n as u32, warm.map_or(NONE, |(w, _)| w as u32));
             let (batch, lane) = batches.locate(color, place);
             self.members[batch * L::WIDTH + lane] = member;
-            if !parallel {
-                let ids = &mut self.ids[batch * L::WIDTH + lane];
-                gather(&mut batches.batches[batch], lane, ids, member);
-            }
         }
         let speculative_margin = solver.speculative_margin;
         schedule::fill(
@@ -311,7 +309,7 @@ impl Solver {
                 for (lane, (ids, &member)) in ids.iter_mut().zip(members).enumerate() {
                     if member.0 == NONE {
                         contact::gather(batch, lane, None, rolling_resistance, ids);
-                    } else if parallel {
+                    } else {
                         gather(batch, lane, ids, member);
                     }
                 }
