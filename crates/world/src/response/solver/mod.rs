@@ -54,7 +54,8 @@ pub(crate) struct Solver {
     surfaces: Vec<contact::Surface>,
     /// Per slot, the solver's state of the body.
     states: Vec<SolverBody>,
-    /// Per slot, what ordering its constraints reads of the body, apart from its state.
+    /// Per slot, what ordering and gathering the body's constraints read of it besides its
+    /// state.
     traits: Vec<Traits>,
     /// Per slot, for integration: kind, rotation at the start of the step, body-frame inertia
     /// when the body feels a gyroscopic torque (`None` when its inertia is the same about every
@@ -388,8 +389,8 @@ struct Integration<'a> {
     inertias: &'a [Option<Matrix3>],
 }
 
-/// What ordering a body's constraints reads of it, kept per slot beside its state (a
-/// constraint reads two bytes instead of two states).
+/// What ordering and gathering a body's constraints read of it besides its state, kept per
+/// slot (two bytes instead of a state and a matrix comparison per constraint).
 #[derive(Debug, Clone, Copy)]
 struct Traits {
     /// Zero inverse mass: no impulse moves it.
