@@ -335,12 +335,16 @@ pub(crate) fn prepare<L: Lane>(c: &mut Batch<L>, bodies: &[SolverBody], speculat
     };
     c.support_radius = support_radius;
     if !c.isotropic {
-        *c.turns = Turns {
+        let turns = Turns {
             points: point_turns,
             friction: friction_turns,
             twist: twist_turns,
             tilt: tilt_turns,
         };
+        match c.turns.as_deref_mut() {
+            Some(kept) => *kept = turns,
+            None => c.turns = Some(Box::new(turns)),
+        }
     }
 }
 
