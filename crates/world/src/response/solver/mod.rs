@@ -165,15 +165,15 @@ impl Solver {
         schedule::on_worker(contacts.len(), || {
             self.prepare(batches, contacts, indices, &config.solver);
             let states = &mut self.states;
-            let (kinds, rotations, inertias) = (&self.kinds, &self.rotations, &self.inertias);
+            let kinds = &self.kinds;
+            let bodies = Integration {
+                kinds,
+                rotations: &self.rotations,
+                inertias: &self.inertias,
+            };
             let uncontacted = &mut self.uncontacted;
             uncontacted.resize(states.len(), [Vector3::zeros(); 2]);
             for substep in 0..substeps {
-                let bodies = Integration {
-                    kinds,
-                    rotations,
-                    inertias,
-                };
                 let first = substep == 0;
                 integrate_velocities(states, uncontacted, &bodies, first, &config.gravity, h);
                 if first {
