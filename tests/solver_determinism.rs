@@ -7,7 +7,7 @@ mod common;
 
 use minirigid::prelude::*;
 use minirigid::world::{SNAPSHOT_VERSION, Snapshot};
-use testbed::scenes::pyramid;
+use testbed::scenes::{many_pyramids, pyramid};
 
 /// A pyramid of base 8 settling, and a ball fired into it at step 30.
 fn scene() -> (World, BodyHandle) {
@@ -77,14 +77,19 @@ const PINNED: u64 = 0xb2c7_e1bd_e11c_79aa;
 /// constraints each, so that the solver spreads them over threads when it has several).
 const PINNED_THREADS: u64 = 0xf41b_939c_bb16_7934;
 
+/// Runs `work` on a pool of `threads` threads.
+fn on_threads<T: Send>(threads: usize, work: impl FnOnce() -> T + Send) -> T {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .unwrap();
+    pool.install(work)
+}
+
 #[test]
 fn the_same_bits_wide_or_scalar_on_one_two_or_three_threads() {
     let run = |threads: usize, wide: bool| {
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .build()
-            .unwrap();
-        pool.install(|| {
+        on_threads(threads, || {
             let mut world = common::pyramid_40_and_a_ball(|world| world.set_wide_solver(wide));
             for _ in 0..200 {
                 world.step();
@@ -108,6 +113,68 @@ fn the_same_bits_wide_or_scalar_on_one_two_or_three_threads() {
     assert_eq!(
         wide, PINNED_THREADS,
         "the threaded pyramid's hash changed ({wide:#018x}); see PINNED"
+    );
+}
+
+/// The hash of 18 pyramids of base 10, one pushed by a kinematic plank and one hit by a ball,
+/// after 120 steps, sleeping off (see the test below). The same before the solve ran in groups.
+const PINNED_GROUPS: u64 = 0xccdb_6ffd_529e_7482;
+
+/// On one thread the solver runs the scene's islands in groups of some 1,024 constraints, each
+/// through all its substeps before the next (18 pyramids of 145 contacts: three groups), and on
+/// several as one group: the same bits either way, with a kinematic body linking two islands
+/// (it moves with its group's substeps) and bodies that touch nothing.
+#[test]
+fn groups_of_islands_give_the_bits_of_one_solve() {
+    let run = |threads: usize, wide: bool| {
+        on_threads(threads, || {
+            let (mut world, _) = many_pyramids(2, 9, 10);
+            world.set_wide_solver(wide);
+            // Awake throughout, so that every step solves in groups.
+            let mut config = *world.config();
+            config.sleep.enabled = false;
+            world.set_config(config).unwrap();
+            // A plank sliding into the first pyramid of the first row, a ball fired into the
+            // second, and balls falling where nothing is.
+            world
+                .insert(
+                    BodyDesc::kinematic()
+                        .cuboid(Vector3::new(0.5, 0.5, 2.0))
+                        .position(Vector3::new(-51.0, 0.5, -48.5))
+                        .linvel(Vector3::new(2.0, 0.0, 0.0)),
+                )
+                .unwrap();
+            world
+                .insert(
+                    BodyDesc::dynamic()
+                        .ball(0.4)
+                        .density(5.0)
+                        .position(Vector3::new(-37.5, 2.0, -42.5))
+                        .linvel(Vector3::new(0.0, 0.0, -20.0)),
+                )
+                .unwrap();
+            for k in 0..3 {
+                let x = 10.0 * k as Real;
+                world
+                    .insert(
+                        BodyDesc::dynamic()
+                            .ball(0.5)
+                            .position(Vector3::new(x, 30.0, 0.0)),
+                    )
+                    .unwrap();
+            }
+            for _ in 0..120 {
+                world.step();
+            }
+            world.state_hash()
+        })
+    };
+    let groups = run(1, true);
+    assert_eq!(run(2, true), groups, "groups differ from one solve");
+    assert_eq!(run(1, false), groups, "the scalar solve in groups differs");
+    assert_eq!(
+        groups, PINNED_GROUPS,
+        "the groups scene's hash changed ({groups:#018x}); see PINNED"
     );
 }
 

@@ -30,12 +30,12 @@ pub(crate) struct Islands {
 
 impl Islands {
     /// `n` singletons.
-    fn reset(&mut self, n: usize) {
+    pub(crate) fn reset(&mut self, n: usize) {
         self.parent.clear();
         self.parent.extend(0..n as u32);
     }
 
-    fn find(&mut self, mut i: u32) -> u32 {
+    pub(crate) fn find(&mut self, mut i: u32) -> u32 {
         while self.parent[i as usize] != i {
             let grandparent = self.parent[self.parent[i as usize] as usize];
             self.parent[i as usize] = grandparent;
@@ -44,7 +44,7 @@ impl Islands {
         i
     }
 
-    fn union(&mut self, i: u32, j: u32) {
+    pub(crate) fn union(&mut self, i: u32, j: u32) {
         let (a, b) = (self.find(i), self.find(j));
         if a != b {
             let (low, high) = if a < b { (a, b) } else { (b, a) };

@@ -25,7 +25,7 @@ const DYNAMIC_COLORS: usize = COLORS - 4;
 pub(crate) const KINDS: usize = 16;
 
 /// The colouring of one step: for each constraint (in pair order), where it goes in the solve
-/// order; and where each colour starts.
+/// order; and where each group's overflow and colours start.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Coloring {
     /// Per colour, one bit per solver slot: whether a constraint of that colour moves the body.
@@ -34,11 +34,16 @@ pub(crate) struct Coloring {
     pub(crate) colors: Vec<u8>,
     /// Per constraint in pair order, its kind (below `KINDS`).
     kinds: Vec<u8>,
+    /// Per constraint in pair order, the group it is solved in (`Solver::group`).
+    pub(crate) groups: Vec<u32>,
     /// Per constraint in pair order, its index in the solve order.
     pub(crate) slots: Vec<u32>,
-    /// `starts[c]..starts[c + 1]` are colour `c`'s constraints in the solve order, after the
-    /// overflow's `0..starts[0]`.
-    pub(crate) starts: [u32; COLORS + 1],
+    /// Per group, where its constraints lie in the solve order: its overflow
+    /// `starts[b][0]..starts[b][1]`, then colour `c`'s `starts[b][c + 1]..starts[b][c + 2]`.
+    pub(crate) starts: Vec<[u32; COLORS + 2]>,
+    /// Per group, colour (the overflow first) and kind, how many constraints: the buffer of
+    /// [`Coloring::finish`].
+    counts: Vec<[[u32; KINDS]; COLORS + 1]>,
 }
 
 impl Coloring {
@@ -52,21 +57,24 @@ impl Coloring {
         }
         self.colors.clear();
         self.kinds.clear();
+        self.groups.clear();
         self.slots.clear();
     }
 
     /// Colours the next constraint (in pair order), between solver slots `a` and `b`, where
     /// slot 0 or a body with `fixed` set (zero inverse mass: static, sleeping or kinematic, whose
     /// state no impulse changes) does not count. `kind` (below [`KINDS`]) orders the
-    /// constraints within their colour.
+    /// constraints within their colour; `group` is the group the constraint is solved in.
     pub(crate) fn add(
         &mut self,
         (a, b): (u32, u32),
         (fixed_a, fixed_b): (bool, bool),
         kind: usize,
+        group: u32,
     ) {
         debug_assert!(kind < KINDS);
         self.kinds.push(kind as u8);
+        self.groups.push(group);
         let moves = |slot: u32, fixed: bool| (slot != 0 && !fixed).then_some(slot as usize);
         let color = match (moves(a, fixed_a), moves(b, fixed_b)) {
             (Some(a), Some(b)) => (0..DYNAMIC_COLORS).find(|&c| {
@@ -92,42 +100,49 @@ impl Coloring {
         self.colors.push(color.unwrap_or(COLORS) as u8);
     }
 
-    /// Ends the colouring: each constraint's index in the solve order (the overflow in pair
-    /// order, then the colours, each kind by kind in pair order) and where the colours start.
-    pub(crate) fn finish(&mut self) {
-        // Counted per colour and kind; the overflow's all as one kind, so that it keeps pair
-        // order (its constraints may share bodies: their order counts).
-        let kind = |color: u8, kind: u8| {
+    /// Ends the colouring of `groups` groups: each constraint's index in the solve order (group
+    /// by group; in each, the overflow in pair order, then the colours, each kind by kind in
+    /// pair order) and where each group's overflow and colours start.
+    pub(crate) fn finish(&mut self, groups: usize) {
+        // Counted per group, colour and kind; the overflow's all as one kind, so that it keeps
+        // pair order (its constraints may share bodies: their order counts).
+        let set = |color: u8, kind: u8| {
             if usize::from(color) == COLORS {
-                0
+                (0, 0)
             } else {
-                usize::from(kind)
+                (usize::from(color) + 1, usize::from(kind))
             }
         };
-        let mut counts = [[0u32; KINDS]; COLORS + 1];
-        for (&c, &k) in self.colors.iter().zip(&self.kinds) {
-            counts[usize::from(c)][kind(c, k)] += 1;
+        self.counts.clear();
+        self.counts.resize(groups, [[0; KINDS]; COLORS + 1]);
+        let constraints = self.colors.iter().zip(&self.kinds).zip(&self.groups);
+        for ((&c, &k), &b) in constraints.clone() {
+            let (g, k) = set(c, k);
+            self.counts[b as usize][g][k] += 1;
         }
-        // The overflow first, then colour 0, 1, ...: `next` is where each colour's next
-        // constraint of each kind goes.
-        let mut next = [[0u32; KINDS]; COLORS + 1];
+        // The counts become where each group's next constraint of each colour and kind goes.
+        self.starts.clear();
         let mut start = 0;
-        for c in std::iter::once(COLORS).chain(0..COLORS) {
-            if c < COLORS {
-                self.starts[c] = start;
+        for counts in &mut self.counts {
+            let mut starts = [0; COLORS + 2];
+            for (g, counts) in counts.iter_mut().enumerate() {
+                starts[g] = start;
+                for count in counts {
+                    let n = *count;
+                    *count = start;
+                    start += n;
+                }
             }
-            for k in 0..KINDS {
-                next[c][k] = start;
-                start += counts[c][k];
-            }
+            starts[COLORS + 1] = start;
+            self.starts.push(starts);
         }
-        self.starts[COLORS] = start;
-        let places = self.colors.iter().zip(&self.kinds).map(|(&c, &k)| {
-            let next = &mut next[usize::from(c)][kind(c, k)];
+        let counts = &mut self.counts;
+        self.slots.extend(constraints.map(|((&c, &k), &b)| {
+            let (g, k) = set(c, k);
+            let next = &mut counts[b as usize][g][k];
             *next += 1;
             *next - 1
-        });
-        self.slots.extend(places);
+        }));
     }
 }
 
@@ -152,9 +167,9 @@ mod tests {
         let mut coloring = Coloring::default();
         coloring.begin(bodies);
         for &(pair, fixed) in pairs {
-            coloring.add(pair, fixed, 0);
+            coloring.add(pair, fixed, 0, 0);
         }
-        coloring.finish();
+        coloring.finish(1);
         coloring
     }
 
@@ -176,11 +191,11 @@ mod tests {
         // Solve order: colour 0 (pairs 3, 5), colour 1 (pair 4), colour 22 (pair 6), colour 23
         // (pairs 0, 1, 2).
         assert_eq!(c.slots, vec![4, 5, 6, 0, 2, 1, 3]);
-        assert_eq!(c.starts[0], 0);
-        assert_eq!(c.starts[1], 2);
-        assert_eq!(c.starts[22], 3);
-        assert_eq!(c.starts[23], 4);
-        assert_eq!(c.starts[COLORS], 7);
+        assert_eq!(c.starts[0][1], 0);
+        assert_eq!(c.starts[0][2], 2);
+        assert_eq!(c.starts[0][23], 3);
+        assert_eq!(c.starts[0][24], 4);
+        assert_eq!(c.starts[0][COLORS + 1], 7);
         // Every constraint has its own place.
         let mut sorted = c.slots.clone();
         sorted.sort_unstable();
@@ -194,9 +209,9 @@ mod tests {
         c.begin(11);
         for (n, kind) in [3, 0, 3, 0, 4].into_iter().enumerate() {
             let a = 1 + 2 * n as u32;
-            c.add((a, a + 1), (false, false), kind);
+            c.add((a, a + 1), (false, false), kind, 0);
         }
-        c.finish();
+        c.finish(1);
         assert_eq!(c.colors, vec![0; 5]);
         // Kind 0 (pairs 1, 3), then kind 3 (pairs 0, 2), then kind 4 (pair 4).
         assert_eq!(c.slots, vec![2, 0, 3, 1, 4]);
@@ -204,15 +219,15 @@ mod tests {
         let mut c = Coloring::default();
         c.begin(32);
         for b in 2..32 {
-            c.add((1, b), (false, false), (b % 2) as usize * 7);
+            c.add((1, b), (false, false), (b % 2) as usize * 7, 0);
         }
-        c.finish();
+        c.finish(1);
         let overflow: Vec<u32> = (0..30)
             .filter(|&n| usize::from(c.colors[n]) == COLORS)
             .map(|n| c.slots[n])
             .collect();
         assert_eq!(overflow, (0..overflow.len() as u32).collect::<Vec<_>>());
-        assert_eq!(c.starts[0] as usize, overflow.len());
+        assert_eq!(c.starts[0][1] as usize, overflow.len());
     }
 
     #[test]
@@ -227,7 +242,7 @@ mod tests {
             .count();
         assert_eq!(overflow, 30 - DYNAMIC_COLORS);
         // The overflow is solved first, in pair order.
-        assert_eq!(c.starts[0] as usize, overflow);
+        assert_eq!(c.starts[0][1] as usize, overflow);
         assert_eq!(c.slots[DYNAMIC_COLORS], 0);
         assert_eq!(c.slots[0] as usize, overflow);
     }

@@ -15,15 +15,20 @@
 //! 3. restitution, once;
 //! 4. store the impulses in the persistent contact set; write poses and velocities back.
 //!
-//! Awake bodies are solved densely in handle order (static and sleeping ones share one fixed
-//! state) and constraints in colour order (`color`: the overflow in pair order, then each
-//! colour kind by kind), four at a time in SIMD lanes (`batch`, `lanes`) or one at a time: the
-//! same world gives the same bits either way, on any number of threads.
+//! Stages 2 and 3 run group by group (`group`): whole islands, each group through all its
+//! substeps before the next, so that its constraints and bodies stay in the cache.
+//!
+//! Awake bodies are solved densely, group by group and in handle order within a group
+//! (static and sleeping ones share one fixed state), and constraints in colour order
+//! (`color`: the overflow in pair order, then each colour kind by kind), four at a time in SIMD
+//! lanes (`batch`, `lanes`) or one at a time: the same world gives the same bits either way,
+//! on any number of threads.
 
 mod batch;
 mod body;
 mod color;
 mod contact;
+mod group;
 mod lanes;
 mod schedule;
 mod soft;
@@ -38,9 +43,11 @@ use collide::FeatureId;
 use color::Coloring;
 use contact::SolveSettings;
 use geom::{Matrix3, Real, UnitQuaternion, Vector3};
+use group::Grouping;
 use lanes::Lane;
 use schedule::Batches;
 use slotmap::SlotMap;
+use std::ops::Range;
 use wide::f32x4;
 
 /// The solver's buffers, refilled every step (never saved, never change a result).
@@ -50,10 +57,17 @@ pub(crate) struct Solver {
     /// static or sleeping body; its own slot for an awake dynamic or kinematic one. A world
     /// that mostly sleeps solves only its awake bodies.
     slots: Vec<u32>,
+    /// Per body (dense handle order), whether it has a slot of its own.
+    moves: Vec<bool>,
+    /// The groups of islands solved one after the other (`group`): each group's slots.
+    groups: Vec<Range<u32>>,
+    grouping: Grouping,
     /// Per body (dense handle order), what its constraints read of it besides its state.
     surfaces: Vec<contact::Surface>,
     /// Per slot, the solver's state of the body.
     states: Vec<SolverBody>,
+    /// Per slot, its group (0 for slot 0, which is in none).
+    slot_groups: Vec<u32>,
     /// Per slot, what ordering and gathering the body's constraints read of it besides its
     /// state.
     traits: Vec<Traits>,
@@ -69,6 +83,8 @@ pub(crate) struct Solver {
     /// Per constraint in pair order, the index of its pair in the step's contacts; its place in
     /// solve order is `coloring.slots`.
     constraint_pairs: Vec<usize>,
+    /// Per constraint in pair order, its lane of the batches (batch times width plus lane).
+    lanes: Vec<u32>,
     /// The constraints' colours, which give their solve order.
     coloring: Coloring,
     /// Per lane of the batches (batch times width plus lane), its constraint's index in
@@ -93,14 +109,19 @@ impl Default for Solver {
     fn default() -> Self {
         Self {
             slots: Vec::new(),
+            moves: Vec::new(),
+            groups: Vec::new(),
+            grouping: Grouping::default(),
             surfaces: Vec::new(),
             states: Vec::new(),
+            slot_groups: Vec::new(),
             traits: Vec::new(),
             kinds: Vec::new(),
             rotations: Vec::new(),
             inertias: Vec::new(),
             uncontacted: Vec::new(),
             constraint_pairs: Vec::new(),
+            lanes: Vec::new(),
             coloring: Coloring::default(),
             members: Vec::new(),
             ids: Vec::new(),
@@ -130,7 +151,7 @@ impl Solver {
         touching: &mut Vec<bool>,
     ) {
         std::mem::swap(cache, &mut self.previous_cache);
-        self.gather(bodies);
+        self.gather(bodies, indices);
         if self.wide_solve {
             let mut batches = std::mem::take(&mut self.wide);
             self.solve(&mut batches, contacts, indices, config);
@@ -173,52 +194,70 @@ impl Solver {
             };
             let uncontacted = &mut self.uncontacted;
             uncontacted.resize(states.len(), [Vector3::zeros(); 2]);
-            for substep in 0..substeps {
-                let first = substep == 0;
-                integrate_velocities(states, uncontacted, &bodies, first, &config.gravity, h);
-                if first {
-                    batches.for_each(states, batch::warm_start);
+            for (group, slots) in self.groups.iter().enumerate() {
+                let slots = slots.start as usize..slots.end as usize;
+                for substep in 0..substeps {
+                    let first = substep == 0;
+                    let (gravity, uncontacted) = (&config.gravity, &mut uncontacted[..]);
+                    integrate_velocities(states, uncontacted, &bodies, &slots, first, gravity, h);
+                    if first {
+                        batches.for_each(group, states, batch::warm_start);
+                    }
+                    let solve = |c: &mut _, b: &_| batch::solve::<_, true>(c, b, &settings);
+                    batches.for_each(group, states, solve);
+                    integrate_positions(states, kinds, &slots, h, max_push_out_speed);
+                    let relax = |c: &mut _, b: &_| batch::solve::<_, false>(c, b, &settings);
+                    batches.for_each(group, states, relax);
                 }
-                batches.for_each(states, |c, b| batch::solve::<_, true>(c, b, &settings));
-                integrate_positions(states, kinds, h, max_push_out_speed);
-                batches.for_each(states, |c, b| batch::solve::<_, false>(c, b, &settings));
+                batches.for_each(group, states, |c, b| batch::restitution(c, b, threshold));
             }
-            batches.for_each(states, |c, b| batch::restitution(c, b, threshold));
         });
     }
 
-    /// The solver state of every awake dynamic or kinematic body, in handle order after the
-    /// shared fixed state in slot 0, which static and sleeping bodies use; every body's surface.
-    fn gather(&mut self, bodies: &SlotMap<BodyHandle, RigidBody>) {
-        self.slots.clear();
+    /// The solver state of every awake dynamic or kinematic body, group by group (`group`;
+    /// the groups linked by `indices`, the dense indices of the step's contacts) and in handle
+    /// order within a group, after the shared fixed state in slot 0, which static and sleeping
+    /// bodies use; every body's surface.
+    fn gather(&mut self, bodies: &SlotMap<BodyHandle, RigidBody>, indices: &[(u32, u32)]) {
+        self.moves.clear();
+        self.moves.extend(
+            bodies
+                .values()
+                .map(|body| !body.sleep.asleep && body.kind != BodyKind::Static),
+        );
+        let budget = group::budget();
+        let (moves, slots, groups) = (&self.moves, &mut self.slots, &mut self.groups);
+        self.grouping.group(moves, indices, budget, slots, groups);
+        // Every slot past 0 is written below.
+        let count = self.groups.last().map_or(1, |slots| slots.end as usize);
+        self.states.resize(count, SolverBody::FIXED);
+        self.traits.resize(count, Traits::of(&SolverBody::FIXED));
+        self.kinds.resize(count, BodyKind::Static);
+        self.rotations.resize(count, UnitQuaternion::identity());
+        self.inertias.resize(count, None);
+        self.states[0] = SolverBody::FIXED;
+        self.traits[0] = Traits::of(&SolverBody::FIXED);
+        self.kinds[0] = BodyKind::Static;
+        self.slot_groups.resize(count, 0);
+        for (group, slots) in self.groups.iter().enumerate() {
+            self.slot_groups[slots.start as usize..slots.end as usize].fill(group as u32);
+        }
         self.surfaces.clear();
-        self.states.clear();
-        self.traits.clear();
-        self.kinds.clear();
-        self.rotations.clear();
-        self.inertias.clear();
-        self.states.push(SolverBody::FIXED);
-        self.traits.push(Traits::of(&SolverBody::FIXED));
-        self.kinds.push(BodyKind::Static);
-        self.rotations.push(UnitQuaternion::identity());
-        self.inertias.push(None);
         self.some_asleep = false;
-        for body in bodies.values() {
+        for (body, &slot) in bodies.values().zip(&self.slots) {
             self.surfaces.push(contact::Surface::of(body));
             self.some_asleep |= body.sleep.asleep;
-            if body.sleep.asleep || body.kind == BodyKind::Static {
-                self.slots.push(0);
+            if slot == 0 {
                 continue;
             }
-            self.slots.push(self.states.len() as u32);
+            let slot = slot as usize;
             let state = SolverBody::of(body);
-            self.traits.push(Traits::of(&state));
-            self.states.push(state);
-            self.kinds.push(body.kind);
-            self.rotations.push(body.pose.rotation);
+            self.traits[slot] = Traits::of(&state);
+            self.states[slot] = state;
+            self.kinds[slot] = body.kind;
+            self.rotations[slot] = body.pose.rotation;
             let inertia = body.mass_properties.inertia;
-            self.inertias
-                .push((!body::is_isotropic(&inertia)).then_some(inertia));
+            self.inertias[slot] = (!body::is_isotropic(&inertia)).then_some(inertia);
         }
     }
 
@@ -247,10 +286,12 @@ impl Solver {
             }
             let isotropic = (traits.0.isotropic, traits.1.isotropic);
             let kind = contact::kind(pair, surfaces, isotropic, solver.rolling_resistance);
-            self.coloring.add((i, j), fixed, kind);
+            // A body that moves is in the group of the other one that moves, if any.
+            let group = self.slot_groups[i.max(j) as usize];
+            self.coloring.add((i, j), fixed, kind, group);
             self.constraint_pairs.push(k);
         }
-        self.coloring.finish();
+        self.coloring.finish(self.groups.len());
         batches.layout(&self.coloring);
         let lanes = batches.batches.len() * L::WIDTH;
         self.members.clear();
@@ -288,8 +329,13 @@ impl Solver {
         let parallel = schedule::fills_in_parallel::<L>(batches.batches.len());
         let coloring = &self.coloring;
         let mut cached = previous.iter().enumerate().peekable();
-        let placed = coloring.slots.iter().zip(&coloring.colors);
-        for (n, (&k, (&place, &color))) in pairs.iter().zip(placed).enumerate() {
+        let placed = coloring
+            .slots
+            .iter()
+            .zip(&coloring.colors)
+            .zip(&coloring.groups);
+        self.lanes.clear();
+        for (n, (&k, ((&place, &color), &group))) in pairs.iter().zip(placed).enumerate() {
             let pair = &contacts[k];
             while cached
                 .next_if(|(_, c)| (c.a, c.b) < (pair.a, pair.b))
@@ -297,8 +343,9 @@ impl Solver {
             {}
             let warm = cached.next_if(|(_, c)| (c.a, c.b) == (pair.a, pair.b));
             let member = (n as u32, warm.map_or(NONE, |(w, _)| w as u32));
-            let (batch, lane) = batches.locate(color, place);
+            let (batch, lane) = batches.locate(group, color, place);
             self.members[batch * L::WIDTH + lane] = member;
+            self.lanes.push((batch * L::WIDTH + lane) as u32);
         }
         let speculative_margin = solver.speculative_margin;
         schedule::fill(
@@ -348,10 +395,8 @@ impl Solver {
             previous.clear();
         }
         let mut sleeping = previous.drain(..).peekable();
-        let coloring = &self.coloring;
-        let placed = coloring.slots.iter().zip(&coloring.colors);
-        for (&k, (&place, &color)) in self.constraint_pairs.iter().zip(placed) {
-            let (batch, lane) = batches.locate(color, place);
+        for (&k, &at) in self.constraint_pairs.iter().zip(&self.lanes) {
+            let (batch, lane) = (at as usize / L::WIDTH, at as usize % L::WIDTH);
             let c = &batches.batches[batch];
             if !c.pushed(lane) {
                 continue;
@@ -408,7 +453,8 @@ impl Traits {
     }
 }
 
-/// Per substep, the velocity update of every awake dynamic body (`body::integrate_velocity`),
+/// Per substep, the velocity update of every awake dynamic body in `slots`
+/// (`body::integrate_velocity`),
 /// and after the first substep the warm start: each body's velocities gain what the contact
 /// impulses changed them by in the last substep (its velocities then less `uncontacted`, those
 /// it had after that substep's update). Within a step the constraints' Jacobians are fixed, so
@@ -424,11 +470,15 @@ fn integrate_velocities(
     states: &mut [SolverBody],
     uncontacted: &mut [[Vector3; 2]],
     bodies: &Integration<'_>,
+    slots: &Range<usize>,
     first: bool,
     gravity: &Vector3,
     h: Real,
 ) {
-    for (k, (state, uncontacted)) in states.iter_mut().zip(uncontacted).enumerate() {
+    let states = states[slots.clone()]
+        .iter_mut()
+        .zip(&mut uncontacted[slots.clone()]);
+    for (k, (state, uncontacted)) in slots.clone().zip(states) {
         if bodies.kinds[k] == BodyKind::Dynamic {
             let warm =
                 (!first).then(|| [state.linvel - uncontacted[0], state.angvel - uncontacted[1]]);
@@ -445,15 +495,17 @@ fn integrate_velocities(
     }
 }
 
-/// Per substep, the position update of every awake dynamic or kinematic body.
+/// Per substep, the position update of every awake dynamic or kinematic body in `slots`.
 fn integrate_positions(
     states: &mut [SolverBody],
     kinds: &[BodyKind],
+    slots: &Range<usize>,
     h: Real,
     max_push_out_speed: Real,
 ) {
-    for (k, state) in states.iter_mut().enumerate() {
-        if kinds[k] != BodyKind::Static {
+    let states = states[slots.clone()].iter_mut().zip(&kinds[slots.clone()]);
+    for (state, &kind) in states {
+        if kind != BodyKind::Static {
             body::integrate_position(state, h, max_push_out_speed);
         }
     }

@@ -26,60 +26,80 @@ use super::lanes::Lane;
 /// wake than the block takes to solve.
 const BLOCK: usize = 128;
 
-/// The constraints of a step in batches of `L::WIDTH`, in solve order.
+/// The constraints of a step in batches of `L::WIDTH`, in solve order, group by group.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Batches<L: Lane> {
     pub(crate) batches: Vec<Batch<L>>,
-    /// The first batch of each colour, then the end: the overflow's batches come before
-    /// `starts[0]`.
-    starts: [usize; COLORS + 1],
-    /// The constraints' first place in solve order per colour (`Coloring::starts`).
-    places: [usize; COLORS + 1],
+    /// Per group, where its batches lie (its overflow's, then each colour's, as
+    /// `Coloring::starts` gives its constraints) and its constraints' places in solve order.
+    groups: Vec<Layout>,
     /// The bodies' new velocities from a colour solved on several threads.
     outputs: Vec<Option<Moved<L>>>,
 }
 
+/// Where one group's batches lie.
+#[derive(Debug, Clone)]
+struct Layout {
+    /// The overflow's batches `batches[0]..batches[1]`, colour `c`'s
+    /// `batches[c + 1]..batches[c + 2]`.
+    batches: [usize; COLORS + 2],
+    /// The first place in solve order of the overflow and of each colour (`Coloring::starts`).
+    places: [usize; COLORS + 2],
+}
+
 impl<L: Lane> Batches<L> {
-    /// Lays out the batches for `coloring`'s colours (their lanes are then filled through
-    /// [`fill`], an empty lane with zeros).
+    /// Lays out the batches for `coloring`'s groups and colours (their lanes are then filled
+    /// through [`fill`], an empty lane with zeros).
     pub(crate) fn layout(&mut self, coloring: &Coloring) {
-        let places = coloring.starts.map(|s| s as usize);
-        let mut starts = [0; COLORS + 1];
-        starts[0] = places[0];
-        for color in 0..COLORS {
-            let count = places[color + 1] - places[color];
-            starts[color + 1] = starts[color] + count.div_ceil(L::WIDTH);
+        self.groups.clear();
+        let mut start = 0;
+        for starts in &coloring.starts {
+            let places = starts.map(|s| s as usize);
+            let mut batches = [0; COLORS + 2];
+            batches[0] = start;
+            // The overflow's constraints one to a batch, each colour's `L::WIDTH`.
+            start += places[1] - places[0];
+            for color in 0..COLORS {
+                batches[color + 1] = start;
+                start += (places[color + 2] - places[color + 1]).div_ceil(L::WIDTH);
+            }
+            batches[COLORS + 1] = start;
+            self.groups.push(Layout { batches, places });
         }
-        self.starts = starts;
-        self.places = places;
-        self.batches.resize_with(starts[COLORS], Batch::default);
+        self.batches.resize_with(start, Batch::default);
     }
 
     /// The batch and lane of the constraint of colour `color` (`COLORS` for the overflow) at
-    /// `place` in solve order.
+    /// `place` in solve order, in group `group`.
     #[inline]
-    pub(crate) fn locate(&self, color: u8, place: u32) -> (usize, usize) {
-        let (color, place) = (usize::from(color), place as usize);
-        if color == COLORS {
-            return (place, 0);
+    pub(crate) fn locate(&self, group: u32, color: u8, place: u32) -> (usize, usize) {
+        let layout = &self.groups[group as usize];
+        // The overflow is set 0 of a group's layout, colour `c` set `c + 1`.
+        let set = if usize::from(color) == COLORS {
+            0
+        } else {
+            usize::from(color) + 1
+        };
+        let offset = place as usize - layout.places[set];
+        if set == 0 {
+            return (layout.batches[0] + offset, 0);
         }
-        let offset = place - self.places[color];
-        (self.starts[color] + offset / L::WIDTH, offset % L::WIDTH)
+        (layout.batches[set] + offset / L::WIDTH, offset % L::WIDTH)
     }
 
-    /// Runs `stage` on every batch and writes the velocities it leaves back into `bodies`:
-    /// the overflow first, on this thread, then each colour, its blocks on rayon's threads when
-    /// there are several.
-    pub(crate) fn for_each<F>(&mut self, bodies: &mut [SolverBody], stage: F)
+    /// Runs `stage` on every batch of group `group` and writes the velocities it leaves back
+    /// into `bodies`: the overflow first, on this thread, then each colour, its blocks on
+    /// rayon's threads when there are several.
+    pub(crate) fn for_each<F>(&mut self, group: usize, bodies: &mut [SolverBody], stage: F)
     where
         F: Fn(&mut Batch<L>, &[SolverBody]) -> Option<Moved<L>> + Sync,
     {
-        let overflow = self.starts[0];
-        in_order(bodies, &mut self.batches[..overflow], &stage);
+        let starts = self.groups[group].batches;
+        in_order(bodies, &mut self.batches[starts[0]..starts[1]], &stage);
         #[cfg(feature = "parallel")]
         let parallel = rayon::current_num_threads() > 1;
         for color in 0..COLORS {
-            let batches = &mut self.batches[self.starts[color]..self.starts[color + 1]];
+            let batches = &mut self.batches[starts[color + 1]..starts[color + 2]];
             #[cfg(feature = "parallel")]
             if parallel && batches.len() * <L as Lane>::WIDTH >= 2 * BLOCK {
                 solve_parallel(bodies, batches, &mut self.outputs, &stage);
