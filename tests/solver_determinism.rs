@@ -120,10 +120,11 @@ fn the_same_bits_wide_or_scalar_on_one_two_or_three_threads() {
 /// after 120 steps, sleeping off (see the test below). The same before the solve ran in groups.
 const PINNED_GROUPS: u64 = 0xccdb_6ffd_529e_7482;
 
-/// On one thread the solver runs the scene's islands in groups of some 1,024 constraints, each
-/// through all its substeps before the next (18 pyramids of 145 contacts: three groups), and on
-/// several as one group: the same bits either way, with a kinematic body linking two islands
-/// (it moves with its group's substeps) and bodies that touch nothing.
+/// The solver runs the scene's islands in groups of some 1,024 constraints, each through all
+/// its substeps before the next on one thread, at once on two (18 pyramids of 145 contacts:
+/// three groups): the same bits as the one solve of everything that came before (the pinned
+/// hash), with a kinematic body linking two islands (it moves with its group's substeps) and
+/// bodies that touch nothing.
 #[test]
 fn groups_of_islands_give_the_bits_of_one_solve() {
     let run = |threads: usize, wide: bool| {

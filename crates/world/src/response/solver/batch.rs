@@ -97,8 +97,8 @@ pub(super) struct Turns<L> {
 /// Up to `L::WIDTH` contact constraints, one per lane (see `contact` for the rows).
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Batch<L: Lane> {
-    /// Per lane, the bodies' indices in the solver's dense arrays (0, the fixed state, in an
-    /// empty lane).
+    /// Per lane, the bodies' indices in the solver's dense arrays, counted from the first slot
+    /// of the batch's group (0, the group's fixed state, in an empty lane).
     pub(super) a: L::Indices,
     pub(super) b: L::Indices,
     /// `[a, b]`; zero for a fixed body, which is never written.

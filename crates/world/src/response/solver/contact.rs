@@ -56,6 +56,8 @@ impl Surface {
 /// their surfaces and solver states, and last step's impulses of the pair if it had any.
 pub(crate) struct Inputs<'a> {
     pub(crate) pair: &'a ContactPair,
+    /// Counted from the first slot of the constraint's group (0, the group's fixed state, for
+    /// a static or sleeping body).
     pub(crate) slots: (u32, u32),
     pub(crate) surfaces: (&'a Surface, &'a Surface),
     pub(crate) states: (&'a SolverBody, &'a SolverBody),

@@ -8,25 +8,19 @@
 //! of 100,000 bodies streams some 100 MB of batches through it, a dozen times a step.
 //!
 //! Groups follow the bodies' handle order: islands in the order of their first body, gathered
-//! into a group until it holds [`BUDGET`] constraints; the bodies of a group take consecutive
-//! solver slots, in handle order. A scene that is one island (a pile, a pyramid) is one group.
+//! into a group until it holds [`BUDGET`] constraints. A group's slots are consecutive: first
+//! a fixed state of its own (for the static and sleeping bodies its constraints touch; the
+//! first group's is slot 0, the one every static and sleeping body is given), then its bodies
+//! in handle order. A group's constraints index its slots from its first, so that groups can
+//! run on several threads at once, each on its own slice of the solver's bodies. A scene that is
+//! one island (a pile, a pyramid) is one group.
 
 use crate::step::sleep::Islands;
 use std::ops::Range;
 
-/// How many constraints a group gathers islands up to on one thread: a group of 1,024 cube
-/// contacts is some 400 KB of batches, which the cache of one core holds.
-const BUDGET: usize = 1024;
-
-/// How many constraints a group gathers islands up to. On several threads, everything is one
-/// group, whose large colours are spread over the threads (`schedule`).
-pub(crate) fn budget() -> usize {
-    #[cfg(feature = "parallel")]
-    if rayon::current_num_threads() > 1 {
-        return usize::MAX;
-    }
-    BUDGET
-}
+/// How many constraints a group gathers islands up to: a group of 1,024 cube contacts is some
+/// 400 KB of batches, which the cache of one core holds.
+pub(crate) const BUDGET: usize = 1024;
 
 /// The buffers of [`Grouping::group`].
 #[derive(Debug, Clone, Default)]
@@ -45,8 +39,8 @@ impl Grouping {
     /// Splits the bodies for which `moves` holds (per dense index: those with a solver slot of
     /// their own) into groups of whole islands, linked by the constraints between the dense
     /// indices `pairs`: writes each body's slot in `slots` (0 for one that does not move) and
-    /// each group's slots in `groups` (from slot 1: slot 0 is the shared fixed state). A group
-    /// closes once it holds `budget` constraints or more.
+    /// each group's slots in `groups` (its fixed state first; they follow each other from 0).
+    /// A group closes once it holds `budget` constraints or more.
     pub(crate) fn group(
         &mut self,
         moves: &[bool],
@@ -102,10 +96,10 @@ impl Grouping {
             }
         }
         groups.clear();
-        let mut start = 1;
+        let mut start = 0;
         for next in &mut self.next {
-            groups.push(start..start + *next);
-            (start, *next) = (start + *next, start);
+            groups.push(start..start + 1 + *next);
+            (start, *next) = (start + 1 + *next, start + 1);
         }
         slots.clear();
         slots.extend(moves.iter().enumerate().map(|(d, &moves)| {
@@ -124,7 +118,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn islands_go_whole_into_blocks_in_handle_order() {
+    fn islands_go_whole_into_groups_in_handle_order() {
         // Bodies 0 and 5 do not move (a floor, a sleeping body). Islands: {1, 3} (through
         // 1-3; with the floor, 2 constraints), {2, 4, 6} (through 2-4 and 4-6; 2-5 and 0-6 do
         // not link; 4 constraints), {7} (none).
@@ -136,19 +130,20 @@ mod tests {
             grouping.group(&moves, &pairs, budget, &mut slots, &mut groups);
             (slots.clone(), groups.clone())
         };
-        // A group per island, its bodies on consecutive slots in handle order.
+        // A group per island, its fixed state then its bodies on consecutive slots in handle
+        // order.
         assert_eq!(
             group(1),
-            (vec![0, 1, 3, 2, 4, 0, 5, 6], vec![1..3, 3..6, 6..7])
+            (vec![0, 1, 4, 2, 5, 0, 6, 8], vec![0..3, 3..7, 7..9])
         );
         // The first two islands fill a group of 5 constraints (2 + 4: it closes at 6); the
         // third opens the next.
-        assert_eq!(group(5), (vec![0, 1, 2, 3, 4, 0, 5, 6], vec![1..6, 6..7]));
+        assert_eq!(group(5), (vec![0, 1, 2, 3, 4, 0, 5, 7], vec![0..6, 6..8]));
         // One group: the bodies in handle order.
         let (all_slots, all_groups) = group(usize::MAX);
         assert_eq!(all_slots, vec![0, 1, 2, 3, 4, 0, 5, 6]);
         assert_eq!(all_groups.len(), 1);
-        assert_eq!(all_groups[0], 1..7);
+        assert_eq!(all_groups[0], 0..7);
         // Nothing moves: no group.
         grouping.group(&[false, false], &[(0, 1)], 1, &mut slots, &mut groups);
         assert_eq!((slots, groups), (vec![0, 0], vec![]));

@@ -16,7 +16,8 @@
 //! 4. store the impulses in the persistent contact set; write poses and velocities back.
 //!
 //! Stages 2 and 3 run group by group (`group`): whole islands, each group through all its
-//! substeps before the next, so that its constraints and bodies stay in the cache.
+//! substeps before the next, so that its constraints and bodies stay in the cache; on several
+//! threads, groups at once.
 //!
 //! Awake bodies are solved densely, group by group and in handle order within a group
 //! (static and sleeping ones share one fixed state), and constraints in colour order
@@ -59,14 +60,15 @@ pub(crate) struct Solver {
     slots: Vec<u32>,
     /// Per body (dense handle order), whether it has a slot of its own.
     moves: Vec<bool>,
-    /// The groups of islands solved one after the other (`group`): each group's slots.
+    /// The groups of islands solved one after the other, or at once on several threads
+    /// (`group`): each group's slots, its fixed state first.
     groups: Vec<Range<u32>>,
     grouping: Grouping,
     /// Per body (dense handle order), what its constraints read of it besides its state.
     surfaces: Vec<contact::Surface>,
     /// Per slot, the solver's state of the body.
     states: Vec<SolverBody>,
-    /// Per slot, its group (0 for slot 0, which is in none).
+    /// Per slot, its group.
     slot_groups: Vec<u32>,
     /// Per slot, what ordering and gathering the body's constraints read of it besides its
     /// state.
@@ -185,39 +187,61 @@ impl Solver {
         let max_push_out_speed = config.solver.max_push_out_speed;
         schedule::on_worker(contacts.len(), || {
             self.prepare(batches, contacts, indices, &config.solver);
-            let states = &mut self.states;
-            let kinds = &self.kinds;
+            self.uncontacted
+                .resize(self.states.len(), [Vector3::zeros(); 2]);
             let bodies = Integration {
-                kinds,
+                kinds: &self.kinds,
                 rotations: &self.rotations,
                 inertias: &self.inertias,
             };
-            let uncontacted = &mut self.uncontacted;
-            uncontacted.resize(states.len(), [Vector3::zeros(); 2]);
-            for (group, slots) in self.groups.iter().enumerate() {
-                let slots = slots.start as usize..slots.end as usize;
+            let gravity = &config.gravity;
+            // A group's substeps and restitution, on its own bodies and batches.
+            let run = |group: Group<'_, L>| {
+                let Group {
+                    states,
+                    uncontacted,
+                    mut batches,
+                    slots,
+                } = group;
+                let bodies = bodies.slice(slots);
                 for substep in 0..substeps {
                     let first = substep == 0;
-                    let (gravity, uncontacted) = (&config.gravity, &mut uncontacted[..]);
-                    integrate_velocities(states, uncontacted, &bodies, &slots, first, gravity, h);
+                    integrate_velocities(states, uncontacted, &bodies, first, gravity, h);
                     if first {
-                        batches.for_each(group, states, batch::warm_start);
+                        batches.for_each(states, batch::warm_start);
                     }
-                    let solve = |c: &mut _, b: &_| batch::solve::<_, true>(c, b, &settings);
-                    batches.for_each(group, states, solve);
-                    integrate_positions(states, kinds, &slots, h, max_push_out_speed);
-                    let relax = |c: &mut _, b: &_| batch::solve::<_, false>(c, b, &settings);
-                    batches.for_each(group, states, relax);
+                    batches.for_each(states, |c, b| batch::solve::<_, true>(c, b, &settings));
+                    integrate_positions(states, bodies.kinds, h, max_push_out_speed);
+                    batches.for_each(states, |c, b| batch::solve::<_, false>(c, b, &settings));
                 }
-                batches.for_each(group, states, |c, b| batch::restitution(c, b, threshold));
+                batches.for_each(states, |c, b| batch::restitution(c, b, threshold));
+            };
+            let states = split(&mut self.states, &self.groups);
+            let uncontacted = split(&mut self.uncontacted, &self.groups);
+            let parts = states.zip(uncontacted).zip(batches.groups_mut());
+            let groups =
+                parts
+                    .zip(&self.groups)
+                    .map(|(((states, uncontacted), batches), slots)| Group {
+                        states,
+                        uncontacted,
+                        batches,
+                        slots: slots.start as usize..slots.end as usize,
+                    });
+            #[cfg(feature = "parallel")]
+            if self.groups.len() > 1 && rayon::current_num_threads() > 1 {
+                use rayon::prelude::*;
+                groups.collect::<Vec<_>>().into_par_iter().for_each(run);
+                return;
             }
+            groups.for_each(run);
         });
     }
 
     /// The solver state of every awake dynamic or kinematic body, group by group (`group`;
     /// the groups linked by `indices`, the dense indices of the step's contacts) and in handle
-    /// order within a group, after the shared fixed state in slot 0, which static and sleeping
-    /// bodies use; every body's surface.
+    /// order within a group, each group's after a fixed state of its own (the first group's in
+    /// slot 0, the slot of every static and sleeping body); every body's surface.
     fn gather(&mut self, bodies: &SlotMap<BodyHandle, RigidBody>, indices: &[(u32, u32)]) {
         self.moves.clear();
         self.moves.extend(
@@ -225,20 +249,23 @@ impl Solver {
                 .values()
                 .map(|body| !body.sleep.asleep && body.kind != BodyKind::Static),
         );
-        let budget = group::budget();
         let (moves, slots, groups) = (&self.moves, &mut self.slots, &mut self.groups);
-        self.grouping.group(moves, indices, budget, slots, groups);
-        // Every slot past 0 is written below.
+        self.grouping
+            .group(moves, indices, group::BUDGET, slots, groups);
+        // Every slot but the groups' fixed states is written below.
         let count = self.groups.last().map_or(1, |slots| slots.end as usize);
         self.states.resize(count, SolverBody::FIXED);
         self.traits.resize(count, Traits::of(&SolverBody::FIXED));
         self.kinds.resize(count, BodyKind::Static);
         self.rotations.resize(count, UnitQuaternion::identity());
         self.inertias.resize(count, None);
-        self.states[0] = SolverBody::FIXED;
-        self.traits[0] = Traits::of(&SolverBody::FIXED);
-        self.kinds[0] = BodyKind::Static;
         self.slot_groups.resize(count, 0);
+        let fixed = std::iter::once(0).chain(self.groups.iter().map(|slots| slots.start as usize));
+        for slot in fixed {
+            self.states[slot] = SolverBody::FIXED;
+            self.traits[slot] = Traits::of(&SolverBody::FIXED);
+            self.kinds[slot] = BodyKind::Static;
+        }
         for (group, slots) in self.groups.iter().enumerate() {
             self.slot_groups[slots.start as usize..slots.end as usize].fill(group as u32);
         }
@@ -300,6 +327,12 @@ impl Solver {
         let (slots, states, surfaces) = (&self.slots, &self.states, &self.surfaces);
         let traits = &self.traits;
         let (pairs, previous) = (&self.constraint_pairs, &self.previous_cache);
+        let (groups, coloring) = (&self.groups, &self.coloring);
+        // The slots of the `n`th constraint's group (each group's batches index its own).
+        let group_of = |n: u32| {
+            let slots = &groups[coloring.groups[n as usize] as usize];
+            slots.start as usize..slots.end as usize
+        };
         let rolling_resistance = solver.rolling_resistance;
         // Gathers the `n`th constraint (in pair order), warm started from `previous[warm]`,
         // into `batch`'s `lane`.
@@ -311,9 +344,12 @@ impl Solver {
             let (pair, (i, j)) = (&contacts[k], indices[k]);
             let surfaces = (&surfaces[i as usize], &surfaces[j as usize]);
             let (i, j) = (slots[i as usize], slots[j as usize]);
+            // A static or sleeping body (slot 0) is the group's fixed state, its first slot.
+            let first = group_of(n).start as u32;
+            let local = |slot: u32| slot.saturating_sub(first);
             let inputs = contact::Inputs {
                 pair,
-                slots: (i, j),
+                slots: (local(i), local(j)),
                 surfaces,
                 states: (&states[i as usize], &states[j as usize]),
                 isotropic: traits[i as usize].isotropic && traits[j as usize].isotropic,
@@ -327,7 +363,6 @@ impl Solver {
         // the constraints of some twenty colours and kinds interleave, each writing one lane
         // of every line of its batch, and prepare then reads the batches back from memory.)
         let parallel = schedule::fills_in_parallel::<L>(batches.batches.len());
-        let coloring = &self.coloring;
         let mut cached = previous.iter().enumerate().peekable();
         let placed = coloring
             .slots
@@ -361,7 +396,9 @@ impl Solver {
                         gather(batch, lane, ids, member);
                     }
                 }
-                contact::prepare(batch, states, speculative_margin);
+                // A batch's first lane always holds a constraint.
+                let slots = group_of(members[0].0);
+                contact::prepare(batch, &states[slots], speculative_margin);
             },
         );
     }
@@ -434,6 +471,38 @@ struct Integration<'a> {
     inertias: &'a [Option<Matrix3>],
 }
 
+impl Integration<'_> {
+    /// The entries of `slots`.
+    fn slice(&self, slots: Range<usize>) -> Integration<'_> {
+        Integration {
+            kinds: &self.kinds[slots.clone()],
+            rotations: &self.rotations[slots.clone()],
+            inertias: &self.inertias[slots],
+        }
+    }
+}
+
+/// One group's share of a solve: its bodies' states and velocities after the velocity update
+/// (its slots of the solver's arrays, its fixed state first), and its batches.
+struct Group<'a, L: Lane> {
+    states: &'a mut [SolverBody],
+    uncontacted: &'a mut [[Vector3; 2]],
+    batches: schedule::GroupBatches<'a, L>,
+    slots: Range<usize>,
+}
+
+/// `items` cut into the consecutive `ranges`, which start at 0.
+fn split<'a, T>(
+    mut items: &'a mut [T],
+    ranges: &[Range<u32>],
+) -> impl Iterator<Item = &'a mut [T]> {
+    ranges.iter().map(move |range| {
+        let (head, tail) = std::mem::take(&mut items).split_at_mut(range.len());
+        items = tail;
+        head
+    })
+}
+
 /// What ordering and gathering a body's constraints read of it besides its state, kept per
 /// slot (two bytes instead of a state and a matrix comparison per constraint).
 #[derive(Debug, Clone, Copy)]
@@ -453,8 +522,7 @@ impl Traits {
     }
 }
 
-/// Per substep, the velocity update of every awake dynamic body in `slots`
-/// (`body::integrate_velocity`),
+/// Per substep, the velocity update of every awake dynamic body (`body::integrate_velocity`),
 /// and after the first substep the warm start: each body's velocities gain what the contact
 /// impulses changed them by in the last substep (its velocities then less `uncontacted`, those
 /// it had after that substep's update). Within a step the constraints' Jacobians are fixed, so
@@ -470,15 +538,11 @@ fn integrate_velocities(
     states: &mut [SolverBody],
     uncontacted: &mut [[Vector3; 2]],
     bodies: &Integration<'_>,
-    slots: &Range<usize>,
     first: bool,
     gravity: &Vector3,
     h: Real,
 ) {
-    let states = states[slots.clone()]
-        .iter_mut()
-        .zip(&mut uncontacted[slots.clone()]);
-    for (k, (state, uncontacted)) in slots.clone().zip(states) {
+    for (k, (state, uncontacted)) in states.iter_mut().zip(uncontacted).enumerate() {
         if bodies.kinds[k] == BodyKind::Dynamic {
             let warm =
                 (!first).then(|| [state.linvel - uncontacted[0], state.angvel - uncontacted[1]]);
@@ -495,16 +559,14 @@ fn integrate_velocities(
     }
 }
 
-/// Per substep, the position update of every awake dynamic or kinematic body in `slots`.
+/// Per substep, the position update of every awake dynamic or kinematic body.
 fn integrate_positions(
     states: &mut [SolverBody],
     kinds: &[BodyKind],
-    slots: &Range<usize>,
     h: Real,
     max_push_out_speed: Real,
 ) {
-    let states = states[slots.clone()].iter_mut().zip(&kinds[slots.clone()]);
-    for (state, &kind) in states {
+    for (state, &kind) in states.iter_mut().zip(kinds) {
         if kind != BodyKind::Static {
             body::integrate_position(state, h, max_push_out_speed);
         }

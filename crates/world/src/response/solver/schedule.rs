@@ -1,5 +1,7 @@
 //! The constraints' batches: filling them (`fill`, on several threads when there are) and
-//! running a stage over them, colour by colour, on one thread or several.
+//! running a stage over a group's (`group`), colour by colour, on one thread or several.
+//! (Groups share no moving body and index their own slice of the bodies: the solver runs them
+//! on several threads at once too, `Solver::solve`.)
 //!
 //! The constraints of one colour move disjoint bodies (`color`), so within a colour the order
 //! does not matter: each batch reads and writes only its own lanes' bodies. A colour large
@@ -10,9 +12,9 @@
 //! constraint computes on the same values as it would on one thread, and a step gives the same
 //! bits at any thread count (`tests/solver_determinism.rs`).
 //!
-//! The batches: the overflow's constraints (which may share bodies) one per batch, solved in
-//! order; then each colour's constraints `L::WIDTH` to a batch, the last batch of a colour
-//! padded with empty lanes.
+//! The batches, group by group: the overflow's constraints (which may share bodies) one per
+//! batch, solved in order; then each colour's constraints `L::WIDTH` to a batch, the last batch
+//! of a colour padded with empty lanes.
 
 // Without the parallel feature the blocks and their outputs go unused.
 #![cfg_attr(not(feature = "parallel"), allow(dead_code))]
@@ -33,8 +35,16 @@ pub(crate) struct Batches<L: Lane> {
     /// Per group, where its batches lie (its overflow's, then each colour's, as
     /// `Coloring::starts` gives its constraints) and its constraints' places in solve order.
     groups: Vec<Layout>,
-    /// The bodies' new velocities from a colour solved on several threads.
-    outputs: Vec<Option<Moved<L>>>,
+    /// Per group, the bodies' new velocities from a colour solved on several threads.
+    outputs: Vec<Vec<Option<Moved<L>>>>,
+}
+
+/// One group's batches, which a stage runs over ([`GroupBatches::for_each`]).
+pub(crate) struct GroupBatches<'a, L: Lane> {
+    batches: &'a mut [Batch<L>],
+    /// The overflow's batches `starts[0]..starts[1]`, colour `c`'s `starts[c + 1]..starts[c + 2]`.
+    starts: [usize; COLORS + 2],
+    outputs: &'a mut Vec<Option<Moved<L>>>,
 }
 
 /// Where one group's batches lie.
@@ -87,14 +97,37 @@ impl<L: Lane> Batches<L> {
         (layout.batches[set] + offset / L::WIDTH, offset % L::WIDTH)
     }
 
-    /// Runs `stage` on every batch of group `group` and writes the velocities it leaves back
-    /// into `bodies`: the overflow first, on this thread, then each colour, its blocks on
-    /// rayon's threads when there are several.
-    pub(crate) fn for_each<F>(&mut self, group: usize, bodies: &mut [SolverBody], stage: F)
+    /// Each group's batches, in order.
+    pub(crate) fn groups_mut(&mut self) -> impl Iterator<Item = GroupBatches<'_, L>> {
+        self.outputs.resize_with(self.groups.len(), Vec::new);
+        let mut rest = &mut self.batches[..];
+        let mut taken = 0;
+        self.groups
+            .iter()
+            .zip(&mut self.outputs)
+            .map(move |(layout, outputs)| {
+                let end = layout.batches[COLORS + 1];
+                let (batches, tail) = std::mem::take(&mut rest).split_at_mut(end - taken);
+                let starts = layout.batches.map(|start| start - taken);
+                (rest, taken) = (tail, end);
+                GroupBatches {
+                    batches,
+                    starts,
+                    outputs,
+                }
+            })
+    }
+}
+
+impl<L: Lane> GroupBatches<'_, L> {
+    /// Runs `stage` on every batch of the group and writes the velocities it leaves back into
+    /// `bodies` (the group's slice of the solver's bodies): the overflow first, on this thread,
+    /// then each colour, its blocks on rayon's threads when there are several.
+    pub(crate) fn for_each<F>(&mut self, bodies: &mut [SolverBody], stage: F)
     where
         F: Fn(&mut Batch<L>, &[SolverBody]) -> Option<Moved<L>> + Sync,
     {
-        let starts = self.groups[group].batches;
+        let starts = self.starts;
         in_order(bodies, &mut self.batches[starts[0]..starts[1]], &stage);
         #[cfg(feature = "parallel")]
         let parallel = rayon::current_num_threads() > 1;
@@ -102,7 +135,7 @@ impl<L: Lane> Batches<L> {
             let batches = &mut self.batches[starts[color + 1]..starts[color + 2]];
             #[cfg(feature = "parallel")]
             if parallel && batches.len() * <L as Lane>::WIDTH >= 2 * BLOCK {
-                solve_parallel(bodies, batches, &mut self.outputs, &stage);
+                solve_parallel(bodies, batches, self.outputs, &stage);
                 continue;
             }
             in_order(bodies, batches, &stage);
