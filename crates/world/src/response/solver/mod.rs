@@ -13,7 +13,8 @@
 //!    integrate positions (velocity plus push-out, which is then dropped), relax (one rigid
 //!    iteration, with friction);
 //! 3. restitution, once;
-//! 4. store the impulses in the persistent contact set; write poses and velocities back.
+//! 4. store the impulses in the persistent contact set (copied out of each group's batches
+//!    after its restitution, while they are cached); write poses and velocities back.
 //!
 //! Stages 2 and 3 run group by group (`group`): whole islands, each group through all its
 //! substeps before the next, so that its constraints and bodies stay in the cache; on several
@@ -94,6 +95,10 @@ pub(crate) struct Solver {
     members: Vec<(u32, u32)>,
     /// Per lane of the batches, its constraint's points' feature ids (for the contact set).
     ids: Vec<ArrayVec<FeatureId, 4>>,
+    /// Per lane of the batches, what the contact set keeps of its constraint after the step,
+    /// copied out of the batches group by group while they are cached (the contact set is
+    /// written in pair order, which would read the batches out of order).
+    results: Vec<Impulses>,
     /// The constraints in batches of one (the scalar solve) or four (the wide solve).
     scalar: Batches<f32>,
     wide: Batches<f32x4>,
@@ -127,6 +132,7 @@ impl Default for Solver {
             coloring: Coloring::default(),
             members: Vec::new(),
             ids: Vec::new(),
+            results: Vec::new(),
             scalar: Batches::default(),
             wide: Batches::default(),
             wide_solve: true,
@@ -157,12 +163,12 @@ impl Solver {
         if self.wide_solve {
             let mut batches = std::mem::take(&mut self.wide);
             self.solve(&mut batches, contacts, indices, config);
-            self.store_impulses(&batches, bodies, contacts, cache, touching);
+            self.store_impulses(bodies, contacts, cache, touching);
             self.wide = batches;
         } else {
             let mut batches = std::mem::take(&mut self.scalar);
             self.solve(&mut batches, contacts, indices, config);
-            self.store_impulses(&batches, bodies, contacts, cache, touching);
+            self.store_impulses(bodies, contacts, cache, touching);
             self.scalar = batches;
         }
         for (body, &slot) in bodies.values_mut().zip(&self.slots) {
@@ -202,6 +208,7 @@ impl Solver {
                     uncontacted,
                     mut batches,
                     slots,
+                    results,
                 } = group;
                 let bodies = bodies.slice(slots);
                 for substep in 0..substeps {
@@ -215,19 +222,34 @@ impl Solver {
                     batches.for_each(states, |c, b| batch::solve::<_, false>(c, b, &settings));
                 }
                 batches.for_each(states, |c, b| batch::restitution(c, b, threshold));
+                let lanes = batches.batches().iter().zip(results.chunks_mut(L::WIDTH));
+                for (c, results) in lanes {
+                    for (lane, result) in results.iter_mut().enumerate() {
+                        *result = Impulses::of(c, lane);
+                    }
+                }
             };
-            let states = split(&mut self.states, &self.groups);
-            let uncontacted = split(&mut self.uncontacted, &self.groups);
-            let parts = states.zip(uncontacted).zip(batches.groups_mut());
-            let groups =
-                parts
-                    .zip(&self.groups)
-                    .map(|(((states, uncontacted), batches), slots)| Group {
-                        states,
-                        uncontacted,
-                        batches,
-                        slots: slots.start as usize..slots.end as usize,
-                    });
+            self.results
+                .resize(batches.batches.len() * L::WIDTH, Impulses::default());
+            let slots = || self.groups.iter().map(|slots| slots.len());
+            let states = split(&mut self.states, slots());
+            let uncontacted = split(&mut self.uncontacted, slots());
+            let groups_batches = batches.groups_mut();
+            let lanes: Vec<usize> = groups_batches
+                .iter()
+                .map(|group| group.batches().len() * L::WIDTH)
+                .collect();
+            let results = split(&mut self.results, lanes.into_iter());
+            let parts = states.zip(uncontacted).zip(groups_batches).zip(results);
+            let groups = parts.zip(&self.groups).map(
+                |((((states, uncontacted), batches), results), slots)| Group {
+                    states,
+                    uncontacted,
+                    batches,
+                    slots: slots.start as usize..slots.end as usize,
+                    results,
+                },
+            );
             #[cfg(feature = "parallel")]
             if self.groups.len() > 1 && rayon::current_num_threads() > 1 {
                 use rayon::prelude::*;
@@ -406,9 +428,8 @@ impl Solver {
     /// The new persistent contact set, in pair order (pairs that carried no impulse have
     /// nothing to warm start and are left out; pairs that sleep keep theirs, moved from last
     /// step's set), and which contacts touched.
-    fn store_impulses<L: Lane>(
+    fn store_impulses(
         &mut self,
-        batches: &Batches<L>,
         bodies: &SlotMap<BodyHandle, RigidBody>,
         contacts: &[ContactPair],
         cache: &mut Vec<CachedContact>,
@@ -433,25 +454,23 @@ impl Solver {
         }
         let mut sleeping = previous.drain(..).peekable();
         for (&k, &at) in self.constraint_pairs.iter().zip(&self.lanes) {
-            let (batch, lane) = (at as usize / L::WIDTH, at as usize % L::WIDTH);
-            let c = &batches.batches[batch];
-            if !c.pushed(lane) {
+            let result = &self.results[at as usize];
+            if !result.pushed {
                 continue;
             }
             touching[k] = true;
             let pair = &contacts[k];
-            let (normal, friction_impulse, tilt_impulse, twist_impulse) = c.impulses(lane);
             let entry = CachedContact {
                 a: pair.a,
                 b: pair.b,
-                points: self.ids[batch * L::WIDTH + lane]
+                points: self.ids[at as usize]
                     .iter()
-                    .zip(normal)
+                    .zip(result.normal)
                     .map(|(&id, normal_impulse)| CachedPoint { id, normal_impulse })
                     .collect(),
-                friction_impulse,
-                twist_impulse,
-                tilt_impulse,
+                friction_impulse: result.friction,
+                twist_impulse: result.twist,
+                tilt_impulse: result.tilt,
             };
             while let Some(old) = sleeping.next_if(|e| (e.a, e.b) < (entry.a, entry.b)) {
                 cache.push(old);
@@ -489,18 +508,44 @@ struct Group<'a, L: Lane> {
     uncontacted: &'a mut [[Vector3; 2]],
     batches: schedule::GroupBatches<'a, L>,
     slots: Range<usize>,
+    /// Per lane of the group's batches, what the contact set keeps of it.
+    results: &'a mut [Impulses],
 }
 
-/// `items` cut into the consecutive `ranges`, which start at 0.
-fn split<'a, T>(
-    mut items: &'a mut [T],
-    ranges: &[Range<u32>],
-) -> impl Iterator<Item = &'a mut [T]> {
-    ranges.iter().map(move |range| {
-        let (head, tail) = std::mem::take(&mut items).split_at_mut(range.len());
+/// `items` cut into consecutive slices of `lengths`.
+fn split<T>(
+    mut items: &mut [T],
+    lengths: impl Iterator<Item = usize>,
+) -> impl Iterator<Item = &mut [T]> {
+    lengths.map(move |length| {
+        let (head, tail) = std::mem::take(&mut items).split_at_mut(length);
         items = tail;
         head
     })
+}
+
+/// What the contact set keeps of a constraint after a step: whether the solver pushed its
+/// pair apart, and its accumulated impulses (`Batch::impulses`).
+#[derive(Debug, Clone, Copy, Default)]
+struct Impulses {
+    pushed: bool,
+    normal: [Real; 4],
+    friction: Vector3,
+    tilt: Vector3,
+    twist: Real,
+}
+
+impl Impulses {
+    fn of<L: Lane>(c: &batch::Batch<L>, lane: usize) -> Self {
+        let (normal, friction, tilt, twist) = c.impulses(lane);
+        Self {
+            pushed: c.pushed(lane),
+            normal,
+            friction,
+            tilt,
+            twist,
+        }
+    }
 }
 
 /// What ordering and gathering a body's constraints read of it besides its state, kept per

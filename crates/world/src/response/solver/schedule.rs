@@ -98,7 +98,7 @@ impl<L: Lane> Batches<L> {
     }
 
     /// Each group's batches, in order.
-    pub(crate) fn groups_mut(&mut self) -> impl Iterator<Item = GroupBatches<'_, L>> {
+    pub(crate) fn groups_mut(&mut self) -> Vec<GroupBatches<'_, L>> {
         self.outputs.resize_with(self.groups.len(), Vec::new);
         let mut rest = &mut self.batches[..];
         let mut taken = 0;
@@ -116,10 +116,16 @@ impl<L: Lane> Batches<L> {
                     outputs,
                 }
             })
+            .collect()
     }
 }
 
 impl<L: Lane> GroupBatches<'_, L> {
+    /// The group's batches.
+    pub(crate) fn batches(&self) -> &[Batch<L>] {
+        self.batches
+    }
+
     /// Runs `stage` on every batch of the group and writes the velocities it leaves back into
     /// `bodies` (the group's slice of the solver's bodies): the overflow first, on this thread,
     /// then each colour, its blocks on rayon's threads when there are several.
