@@ -117,14 +117,14 @@ fn the_same_bits_wide_or_scalar_on_one_two_or_three_threads() {
 }
 
 /// The hash of 18 pyramids of base 10, one pushed by a kinematic plank and one hit by a ball,
-/// after 120 steps, sleeping off (see the test below). The same before the solve ran in groups.
-const PINNED_GROUPS: u64 = 0xccdb_6ffd_529e_7482;
+/// and a plank carrying 30 boxes, after 120 steps, sleeping off (see the test below). The same before the solve ran in groups.
+const PINNED_GROUPS: u64 = 0x067f_850b_786e_4789;
 
 /// The solver runs the scene's islands in groups of some 1,024 constraints, each through all
 /// its substeps before the next on one thread, at once on two (18 pyramids of 145 contacts:
 /// three groups): the same bits as the one solve of everything that came before (the pinned
-/// hash), with a kinematic body linking two islands (it moves with its group's substeps) and
-/// bodies that touch nothing.
+/// hash), with a kinematic body linking two islands (it moves with its group's substeps),
+/// bodies that touch nothing and an overflow in the last group.
 #[test]
 fn groups_of_islands_give_the_bits_of_one_solve() {
     let run = |threads: usize, wide: bool| {
@@ -161,6 +161,25 @@ fn groups_of_islands_give_the_bits_of_one_solve() {
                         BodyDesc::dynamic()
                             .ball(0.5)
                             .position(Vector3::new(x, 30.0, 0.0)),
+                    )
+                    .unwrap();
+            }
+            // A plank carrying 30 boxes, in the last group: more constraints on one body than
+            // there are colours, so that group has an overflow of its own.
+            world
+                .insert(
+                    BodyDesc::dynamic()
+                        .cuboid(Vector3::new(6.0, 0.1, 1.0))
+                        .position(Vector3::new(0.0, 0.1, 20.0)),
+                )
+                .unwrap();
+            for k in 0..30 {
+                let x = -5.8 + 0.4 * k as Real;
+                world
+                    .insert(
+                        BodyDesc::dynamic()
+                            .cuboid(Vector3::repeat(0.19))
+                            .position(Vector3::new(x, 0.4, 20.0)),
                     )
                     .unwrap();
             }
