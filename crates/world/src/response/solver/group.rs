@@ -1,6 +1,7 @@
 //! Groups: the bodies the solver moves, split into sets of whole islands (bodies linked by
-//! the step's constraints; static and sleeping bodies do not link) that the solve runs one
-//! after the other, each through all its substeps. No moving body is in two groups and every
+//! the step's constraints; static and sleeping bodies do not link, kinematic ones do, as their
+//! positions move with the substeps) that the solve runs one after the other, each through all
+//! its substeps. No moving body is in two groups and every
 //! constraint's moving bodies are in its own group, so each body and each constraint sees the
 //! same values, in the same order, as in one solve of everything: the bits do not change
 //! (`tests/solver_determinism.rs`). What changes is the memory a pass walks: a group's
@@ -30,7 +31,7 @@ pub(crate) struct Grouping {
     /// first bodies.
     island_of: Vec<u32>,
     /// Per island, how many constraints, then its group.
-    islands_blocks: Vec<u32>,
+    island_groups: Vec<u32>,
     /// Per group, how many bodies, then its next slot.
     next: Vec<u32>,
 }
@@ -58,13 +59,13 @@ impl Grouping {
         }
         // Islands numbered by their roots, each its smallest index, so met before the rest.
         self.island_of.resize(n, 0);
-        self.islands_blocks.clear();
+        self.island_groups.clear();
         for (d, &moves) in moves.iter().enumerate() {
             if moves {
                 let root = self.islands.find(d as u32) as usize;
                 self.island_of[d] = if root == d {
-                    self.islands_blocks.push(0);
-                    self.islands_blocks.len() as u32 - 1
+                    self.island_groups.push(0);
+                    self.island_groups.len() as u32 - 1
                 } else {
                     self.island_of[root]
                 };
@@ -74,12 +75,12 @@ impl Grouping {
             let (i, j) = (i as usize, j as usize);
             let d = if moves[i] { i } else { j };
             if moves[d] {
-                self.islands_blocks[self.island_of[d] as usize] += 1;
+                self.island_groups[self.island_of[d] as usize] += 1;
             }
         }
         // Islands gathered into groups in order.
         let (mut group, mut filled, mut open) = (0, 0, false);
-        for island in &mut self.islands_blocks {
+        for island in &mut self.island_groups {
             filled += *island as usize;
             *island = group;
             open = true;
@@ -92,7 +93,7 @@ impl Grouping {
         self.next.resize(count, 0);
         for (d, &moves) in moves.iter().enumerate() {
             if moves {
-                self.next[self.islands_blocks[self.island_of[d] as usize] as usize] += 1;
+                self.next[self.island_groups[self.island_of[d] as usize] as usize] += 1;
             }
         }
         groups.clear();
@@ -106,7 +107,7 @@ impl Grouping {
             if !moves {
                 return 0;
             }
-            let next = &mut self.next[self.islands_blocks[self.island_of[d] as usize] as usize];
+            let next = &mut self.next[self.island_groups[self.island_of[d] as usize] as usize];
             *next += 1;
             *next - 1
         }));
