@@ -234,22 +234,24 @@ impl Solver {
             let slots = || self.groups.iter().map(|slots| slots.len());
             let states = split(&mut self.states, slots());
             let uncontacted = split(&mut self.uncontacted, slots());
-            let groups_batches = batches.groups_mut();
-            let lanes: Vec<usize> = groups_batches
-                .iter()
-                .map(|group| group.batches().len() * L::WIDTH)
-                .collect();
-            let results = split(&mut self.results, lanes.into_iter());
-            let parts = states.zip(uncontacted).zip(groups_batches).zip(results);
-            let groups = parts.zip(&self.groups).map(
-                |((((states, uncontacted), batches), results), slots)| Group {
-                    states,
-                    uncontacted,
-                    batches,
-                    slots: slots.start as usize..slots.end as usize,
-                    results,
-                },
-            );
+            // Each group's lanes of `results`, as many as its batches have.
+            let mut results = &mut self.results[..];
+            let parts = states.zip(uncontacted).zip(batches.groups_mut());
+            let groups =
+                parts
+                    .zip(&self.groups)
+                    .map(|(((states, uncontacted), batches), slots)| {
+                        let lanes = batches.batches().len() * L::WIDTH;
+                        let (own, rest) = std::mem::take(&mut results).split_at_mut(lanes);
+                        results = rest;
+                        Group {
+                            states,
+                            uncontacted,
+                            batches,
+                            slots: slots.start as usize..slots.end as usize,
+                            results: own,
+                        }
+                    });
             #[cfg(feature = "parallel")]
             if self.groups.len() > 1 && rayon::current_num_threads() > 1 {
                 use rayon::prelude::*;

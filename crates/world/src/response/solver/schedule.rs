@@ -98,7 +98,7 @@ impl<L: Lane> Batches<L> {
     }
 
     /// Each group's batches, in order.
-    pub(crate) fn groups_mut(&mut self) -> Vec<GroupBatches<'_, L>> {
+    pub(crate) fn groups_mut(&mut self) -> impl Iterator<Item = GroupBatches<'_, L>> {
         self.outputs.resize_with(self.groups.len(), Vec::new);
         let mut rest = &mut self.batches[..];
         let mut taken = 0;
@@ -116,7 +116,6 @@ impl<L: Lane> Batches<L> {
                     outputs,
                 }
             })
-            .collect()
     }
 }
 
