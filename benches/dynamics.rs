@@ -345,6 +345,17 @@ fn large_scenes(c: &mut Criterion) {
         group.bench_function(id, |b| {
             b.iter_custom(|iters| timed_steps(iters, &scalar, &step))
         });
+        if SolverLanes::WIDEST != SolverLanes::Four {
+            let four = || {
+                let mut world = build();
+                world.set_solver_lanes(SolverLanes::Four);
+                world
+            };
+            let id = BenchmarkId::new(format!("{name}/minirigid_four_lanes"), bodies);
+            group.bench_function(id, |b| {
+                b.iter_custom(|iters| timed_steps(iters, &four, &step))
+            });
+        }
         let id = BenchmarkId::new(format!("{name}/minirigid_2_threads"), bodies);
         group.bench_function(id, |b| {
             b.iter_custom(|iters| two_threads.install(|| timed_steps(iters, &build, &step)))

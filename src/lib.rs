@@ -52,7 +52,7 @@ pub mod prelude {
     };
     pub use world::{
         BodyDesc, BodyHandle, BodyKind, ColliderFit, ContactEvent, ContactPair, Material, Response,
-        RigidBody, SleepConfig, Snapshot, SnapshotError, SolverConfig, Visual, VisualShape, World,
-        WorldConfig, WorldError,
+        RigidBody, SleepConfig, Snapshot, SnapshotError, SolverConfig, SolverLanes, Visual,
+        VisualShape, World, WorldConfig, WorldError,
     };
 }

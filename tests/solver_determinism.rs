@@ -1,7 +1,8 @@
 //! The solver's determinism: a settling pyramid hit by a ball, saved mid-contact (with the
 //! persistent contact set's impulses) and restored through JSON and binary, steps bit-equal with
-//! the original; a pinned hash; the same bits on one thread or several and from the scalar or the
-//! wide (SIMD) solve; version-1 snapshots still load; bad contact sets are refused.
+//! the original; a pinned hash; the same bits on one thread or several and from the scalar solve
+//! or the wide ones (four or eight SIMD lanes); version-1 snapshots still load; bad contact sets
+//! are refused.
 
 mod common;
 
@@ -88,27 +89,38 @@ fn on_threads<T: Send>(threads: usize, work: impl FnOnce() -> T + Send) -> T {
 
 #[test]
 fn the_same_bits_wide_or_scalar_on_one_two_or_three_threads() {
-    let run = |threads: usize, wide: bool| {
+    let run = |threads: usize, lanes: SolverLanes| {
         on_threads(threads, || {
-            let mut world = common::pyramid_40_and_a_ball(|world| world.set_wide_solver(wide));
+            let mut world = common::pyramid_40_and_a_ball(|world| world.set_solver_lanes(lanes));
             for _ in 0..200 {
                 world.step();
             }
             world.state_hash()
         })
     };
-    let wide = run(1, true);
+    let wide = run(1, SolverLanes::WIDEST);
+    for lanes in [SolverLanes::One, SolverLanes::Four, SolverLanes::Eight] {
+        assert_eq!(run(1, lanes), wide, "{lanes:?} differs from the widest");
+    }
     assert_eq!(
-        run(1, false),
+        run(2, SolverLanes::WIDEST),
         wide,
-        "the scalar solve differs from the wide one"
+        "two threads differ from one"
     );
-    assert_eq!(run(2, true), wide, "two threads differ from one");
-    assert_eq!(run(3, true), wide, "three threads differ from one");
     assert_eq!(
-        run(2, false),
+        run(3, SolverLanes::WIDEST),
+        wide,
+        "three threads differ from one"
+    );
+    assert_eq!(
+        run(2, SolverLanes::One),
         wide,
         "the scalar solve on two threads differs"
+    );
+    assert_eq!(
+        run(2, SolverLanes::Four),
+        wide,
+        "four lanes on two threads differ"
     );
     assert_eq!(
         wide, PINNED_THREADS,
@@ -127,10 +139,10 @@ const PINNED_GROUPS: u64 = 0x067f_850b_786e_4789;
 /// bodies that touch nothing and an overflow in the last group.
 #[test]
 fn groups_of_islands_give_the_bits_of_one_solve() {
-    let run = |threads: usize, wide: bool| {
+    let run = |threads: usize, lanes: SolverLanes| {
         on_threads(threads, || {
             let (mut world, _) = many_pyramids(2, 9, 10);
-            world.set_wide_solver(wide);
+            world.set_solver_lanes(lanes);
             // Awake throughout, so that every step solves in groups.
             let mut config = *world.config();
             config.sleep.enabled = false;
@@ -189,9 +201,15 @@ fn groups_of_islands_give_the_bits_of_one_solve() {
             world.state_hash()
         })
     };
-    let groups = run(1, true);
-    assert_eq!(run(2, true), groups, "groups differ from one solve");
-    assert_eq!(run(1, false), groups, "the scalar solve in groups differs");
+    let groups = run(1, SolverLanes::WIDEST);
+    assert_eq!(
+        run(2, SolverLanes::WIDEST),
+        groups,
+        "groups differ from one solve"
+    );
+    for lanes in [SolverLanes::One, SolverLanes::Four, SolverLanes::Eight] {
+        assert_eq!(run(1, lanes), groups, "{lanes:?} in groups differs");
+    }
     assert_eq!(
         groups, PINNED_GROUPS,
         "the groups scene's hash changed ({groups:#018x}); see PINNED"
@@ -205,9 +223,9 @@ fn groups_of_islands_give_the_bits_of_one_solve() {
 /// colours that do not fill their last batch.
 #[test]
 fn scalar_and_wide_agree_on_bounces_deep_overlaps_and_the_overflow() {
-    let run = |wide: bool| {
+    let run = |lanes: SolverLanes| {
         let mut world = World::new(WorldConfig::default());
-        world.set_wide_solver(wide);
+        world.set_solver_lanes(lanes);
         let ground = BodyDesc::fixed()
             .cuboid(Vector3::new(20.0, 0.5, 20.0))
             .position(Vector3::new(0.0, -0.5, 0.0));
@@ -255,27 +273,33 @@ fn scalar_and_wide_agree_on_bounces_deep_overlaps_and_the_overflow() {
         assert!(bounced, "no ball bounced");
         world.state_hash()
     };
+    let scalar = run(SolverLanes::One);
+    assert_eq!(run(SolverLanes::Four), scalar, "four lanes differ from one");
     assert_eq!(
-        run(false),
-        run(true),
-        "the scalar solve differs from the wide one"
+        run(SolverLanes::Eight),
+        scalar,
+        "eight lanes differ from one"
     );
 }
 
 #[test]
 fn solver_determinism_is_pinned() {
-    for wide in [true, false] {
+    for lanes in [SolverLanes::One, SolverLanes::Four, SolverLanes::Eight] {
         let (mut world, _) = scene();
-        world.set_wide_solver(wide);
-        assert_eq!(world.wide_solver(), wide);
+        assert_eq!(world.solver_lanes(), SolverLanes::WIDEST);
+        world.set_wide_solver(false);
+        assert_eq!(world.solver_lanes(), SolverLanes::One);
+        assert!(!world.wide_solver());
+        world.set_solver_lanes(lanes);
+        assert_eq!(world.wide_solver(), lanes != SolverLanes::One);
         for _ in 0..150 {
             world.step();
         }
         let hash = world.state_hash();
         assert_eq!(
             hash, PINNED,
-            "the solver scene's state after 150 steps changed (hash {hash:#018x}, wide solve \
-             {wide}). If the change in behaviour is intended, set PINNED in \
+            "the solver scene's state after 150 steps changed (hash {hash:#018x}, {lanes:?} \
+             lanes). If the change in behaviour is intended, set PINNED in \
              tests/solver_determinism.rs to {hash:#018x}; otherwise something made the \
              simulation non-deterministic or changed its results."
         );

@@ -31,6 +31,7 @@ pub use config::{
 };
 pub use contact::{CachedContact, CachedPoint, ContactEvent, ContactPair, KeptContact, KeptPoint};
 pub use error::{SnapshotError, WorldError};
+pub use response::solver::SolverLanes;
 pub use snapshot::{MAX_SNAPSHOT_BYTES, OLDEST_SNAPSHOT_VERSION, SNAPSHOT_VERSION, Snapshot};
 pub use world::World;
 

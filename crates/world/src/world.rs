@@ -7,7 +7,7 @@ use crate::config::{Response, WorldConfig};
 use crate::contact::{CachedContact, ContactEvent, ContactPair, KeptContact, diff_events};
 use crate::error::WorldError;
 use crate::response::reflect;
-use crate::response::solver::Solver;
+use crate::response::solver::{Solver, SolverLanes};
 use crate::step::sleep::{self, Islands};
 use crate::step::{Collision, integrate};
 use collide::staged::StageCounts;
@@ -167,19 +167,36 @@ impl World {
         Ok(())
     }
 
-    /// Chooses how the contact solver runs: four constraints at a time in SIMD lanes (`true`,
-    /// the default) or one at a time (`false`). Like the thread count, this is how the step is
-    /// computed, not what it computes: both give the same bits (`tests/solver_determinism.rs`),
-    /// so it is not part of the world's state (neither saved nor hashed; a restored world
-    /// solves wide).
-    pub fn set_wide_solver(&mut self, wide: bool) {
-        self.solver.wide_solve = wide;
+    /// Chooses how many contact constraints the solver solves at a time, each in a SIMD lane:
+    /// [`SolverLanes::WIDEST`] by default (eight where the build targets AVX, as the workspace's
+    /// `-C target-cpu=native` does on a machine that has it; four with SSE). Like the thread
+    /// count, this is how the step is computed, not what it computes: every width gives the
+    /// same bits (`tests/solver_determinism.rs`), so it is not part of the world's state
+    /// (neither saved nor hashed; a restored world solves at the default width).
+    pub fn set_solver_lanes(&mut self, lanes: SolverLanes) {
+        self.solver.lanes_per_batch = lanes;
     }
 
-    /// Whether the contact solver solves four constraints at a time (see
-    /// [`World::set_wide_solver`]).
+    /// How many contact constraints the solver solves at a time (see
+    /// [`World::set_solver_lanes`]).
+    pub fn solver_lanes(&self) -> SolverLanes {
+        self.solver.lanes_per_batch
+    }
+
+    /// Solves several constraints at a time ([`SolverLanes::WIDEST`], `true`, the default) or
+    /// one at a time (`false`): [`World::set_solver_lanes`] in short.
+    pub fn set_wide_solver(&mut self, wide: bool) {
+        self.set_solver_lanes(if wide {
+            SolverLanes::WIDEST
+        } else {
+            SolverLanes::One
+        });
+    }
+
+    /// Whether the contact solver solves several constraints at a time (see
+    /// [`World::set_solver_lanes`]).
     pub fn wide_solver(&self) -> bool {
-        self.solver.wide_solve
+        self.solver.lanes_per_batch != SolverLanes::One
     }
 
     /// How many bodies sleep.

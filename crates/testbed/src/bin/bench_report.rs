@@ -268,11 +268,21 @@ fn dynamics(root: &Path, out: &mut String) {
         out,
         root,
         "The wide solve against the scalar one",
-        "minirigid's step on the large scenes, one thread, with the contact solver running four \
-         constraints at a time in SSE lanes (the default, the rows above) against one at a time \
+        "minirigid's step on the large scenes, one thread, with the contact solver running eight \
+         constraints at a time in AVX lanes (the default where the build targets AVX, as the \
+         workspace's `-C target-cpu=native` does here; the rows above) against one at a time \
          (`World::set_wide_solver(false)`); the state is the same bits on both \
          (`tests/solver_determinism.rs`).",
         ("scalar", "scalar", true),
+    );
+    variant_rows(
+        out,
+        root,
+        "Eight lanes against four",
+        "The same, against four constraints at a time in SSE lanes \
+         (`World::set_solver_lanes(SolverLanes::Four)`, the default of a build without AVX); \
+         the same bits.",
+        ("four lanes", "four_lanes", true),
     );
     let _ = writeln!(
         out,

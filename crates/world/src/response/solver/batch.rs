@@ -270,7 +270,7 @@ impl<L: Lane> Batch<L> {
     pub(super) fn motions(&self, bodies: &[SolverBody]) -> [Motion<L>; 2] {
         let motion = |index| {
             let [first, second, _] = rows_of::<L>(bodies, index);
-            Motion::of_rows(&L::from_rows(first), &L::from_rows(second))
+            Motion::of_rows(&L::from_rows(&first), &L::from_rows(&second))
         };
         [motion(&self.a), motion(&self.b)]
     }
@@ -304,17 +304,19 @@ impl<L: Lane> Moved<L> {
         for (side, index) in [c.a.as_ref(), c.b.as_ref()].into_iter().enumerate() {
             let Motion { linvel, angvel } = &self.motion[side];
             let zero = L::splat(0.0);
-            let mut rows = [[[0.0; 4]; 2]; 4];
+            let (mut first, mut second) = (L::Rows::default(), L::Rows::default());
             L::to_rows([linvel.x, linvel.y, linvel.z, angvel.x], |i, r| {
-                rows[i][0] = r
+                first.as_mut()[i] = r
             });
-            L::to_rows([angvel.y, angvel.z, zero, zero], |i, r| rows[i][1] = r);
+            L::to_rows([angvel.y, angvel.z, zero, zero], |i, r| {
+                second.as_mut()[i] = r
+            });
             for (lane, &index) in index.iter().enumerate() {
                 if c.inverse_mass[side].lane(lane) == 0.0 {
                     continue;
                 }
                 let body = &mut bodies[index as usize];
-                body.set_velocities(&rows[lane][0], &rows[lane][1]);
+                body.set_velocities(&first.as_ref()[lane], &second.as_ref()[lane]);
                 if let Some(push) = &self.push {
                     body.push_linvel = push[side].linvel.lane(lane);
                     body.push_angvel = push[side].angvel.lane(lane);
@@ -331,9 +333,9 @@ impl<L: Lane> Moved<L> {
 fn state_of<L: Lane>(bodies: &[SolverBody], index: &L::Indices) -> (Motion<L>, V3<L>, V3<L>) {
     let [first, second, third] = rows_of::<L>(bodies, index);
     let (first, second, third) = (
-        L::from_rows(first),
-        L::from_rows(second),
-        L::from_rows(third),
+        L::from_rows(&first),
+        L::from_rows(&second),
+        L::from_rows(&third),
     );
     let [_, _, px, py] = second;
     let [pz, ax, ay, az] = third;
@@ -352,16 +354,15 @@ fn state_of<L: Lane>(bodies: &[SolverBody], index: &L::Indices) -> (Motion<L>, V
     )
 }
 
-/// The [`SolverBody::rows`] of the bodies at `index`, by row and then lane (lanes past the
-/// width zero).
+/// The [`SolverBody::rows`] of the bodies at `index`, by row and then lane.
 #[inline(always)]
-fn rows_of<L: Lane>(bodies: &[SolverBody], index: &L::Indices) -> [[[Real; 4]; 4]; 3] {
-    let mut rows = [[[0.0; 4]; 4]; 3];
+fn rows_of<L: Lane>(bodies: &[SolverBody], index: &L::Indices) -> [L::Rows; 3] {
+    let mut rows = [L::Rows::default(); 3];
     for (lane, &i) in index.as_ref().iter().enumerate() {
         let [first, second, third] = bodies[i as usize].rows();
-        rows[0][lane] = first;
-        rows[1][lane] = second;
-        rows[2][lane] = third;
+        rows[0].as_mut()[lane] = first;
+        rows[1].as_mut()[lane] = second;
+        rows[2].as_mut()[lane] = third;
     }
     rows
 }

@@ -1,15 +1,27 @@
 //! Lanes: the solver's stages are written once over a lane type that holds one value per
-//! constraint of a batch: `f32` for one constraint at a time (the scalar solve) and
-//! `wide::f32x4` for four (the wide solve, SSE on x86-64). Every operation acts on each lane on
-//! its own with IEEE single precision (no fused multiply-add, no reassociation), and a branch
-//! becomes a choice per lane ([`Lane::select`]) that keeps a lane's old bits where its branch was
-//! not taken, so a constraint's results are the same bits whichever width solves it
-//! (`tests/solver_determinism.rs`, run on x86-64).
+//! constraint of a batch: `f32` for one constraint at a time (the scalar solve), `wide::f32x4`
+//! for four (SSE on x86-64) and `wide::f32x8` for eight (AVX, when the build targets it: see
+//! [`Wide`]). Every operation acts on each lane on its own with IEEE single precision (no fused
+//! multiply-add, no reassociation), and a branch becomes a choice per lane ([`Lane::select`])
+//! that keeps a lane's old bits where its branch was not taken, so a constraint's results are
+//! the same bits whichever width solves it (`tests/solver_determinism.rs` and this module's
+//! tests, run on x86-64).
 
 use geom::{Real, Vector3};
 use std::fmt::Debug;
 use std::ops::{Add, BitAnd, BitOr, Div, Mul, Neg, Not, Sub};
-use wide::f32x4;
+use wide::{f32x4, f32x8};
+
+/// The wide solve's lanes: eight constraints at a time where the build targets AVX (as
+/// `-C target-cpu=native` does on a machine that has it: the workspace's `.cargo/config.toml`),
+/// four (SSE) elsewhere.
+#[cfg(target_feature = "avx")]
+pub(crate) type Wide = f32x8;
+/// The wide solve's lanes: eight constraints at a time where the build targets AVX (as
+/// `-C target-cpu=native` does on a machine that has it: the workspace's `.cargo/config.toml`),
+/// four (SSE) elsewhere.
+#[cfg(not(target_feature = "avx"))]
+pub(crate) type Wide = f32x4;
 
 /// One value per constraint of a batch.
 pub(crate) trait Lane:
@@ -33,6 +45,8 @@ pub(crate) trait Lane:
         + Not<Output = Self::Mask>;
     /// A body index per lane.
     type Indices: Copy + Debug + Default + Send + Sync + AsRef<[u32]> + AsMut<[u32]>;
+    /// A row of four values per lane.
+    type Rows: Copy + Default + AsRef<[[Real; 4]]> + AsMut<[[Real; 4]]>;
 
     fn splat(x: Real) -> Self;
     fn lane(self, i: usize) -> Real;
@@ -48,10 +62,9 @@ pub(crate) trait Lane:
     fn select(mask: Self::Mask, t: Self, f: Self) -> Self;
     fn any(mask: Self::Mask) -> bool;
     fn all(mask: Self::Mask) -> bool;
-    /// Four values per lane from a row of four per lane (`rows[i]` for lane `i`, the rows past
-    /// the width unread): out[j] holds every lane's `rows[i][j]` (a 4x4 transpose in the wide
-    /// solve).
-    fn from_rows(rows: [[Real; 4]; 4]) -> [Self; 4];
+    /// Four values per lane from a row of four per lane (`rows[i]` for lane `i`): out[j] holds
+    /// every lane's `rows[i][j]` (a transpose in the wide solves).
+    fn from_rows(rows: &Self::Rows) -> [Self; 4];
     /// The inverse of [`Lane::from_rows`]: `row(i, r)` gets lane `i`'s four values.
     fn to_rows(columns: [Self; 4], row: impl FnMut(usize, [Real; 4]));
 
@@ -67,6 +80,7 @@ impl Lane for f32 {
     const WIDTH: usize = 1;
     type Mask = bool;
     type Indices = [u32; 1];
+    type Rows = [[Real; 4]; 1];
 
     #[inline]
     fn splat(x: Real) -> Self {
@@ -117,7 +131,7 @@ impl Lane for f32 {
         mask
     }
     #[inline]
-    fn from_rows(rows: [[Real; 4]; 4]) -> [Self; 4] {
+    fn from_rows(rows: &Self::Rows) -> [Self; 4] {
         rows[0]
     }
     #[inline]
@@ -130,6 +144,7 @@ impl Lane for f32x4 {
     const WIDTH: usize = 4;
     type Mask = f32x4;
     type Indices = [u32; 4];
+    type Rows = [[Real; 4]; 4];
 
     #[inline]
     fn splat(x: Real) -> Self {
@@ -185,14 +200,151 @@ impl Lane for f32x4 {
         mask.all()
     }
     #[inline]
-    fn from_rows(rows: [[Real; 4]; 4]) -> [Self; 4] {
-        let [a, b, c, d] = rows;
+    fn from_rows(rows: &Self::Rows) -> [Self; 4] {
+        let [a, b, c, d] = *rows;
         f32x4::transpose([f32x4::new(a), f32x4::new(b), f32x4::new(c), f32x4::new(d)])
     }
     #[inline]
     fn to_rows(columns: [Self; 4], mut row: impl FnMut(usize, [Real; 4])) {
         for (i, r) in f32x4::transpose(columns).into_iter().enumerate() {
             row(i, r.to_array());
+        }
+    }
+}
+
+impl Lane for f32x8 {
+    const WIDTH: usize = 8;
+    type Mask = f32x8;
+    type Indices = [u32; 8];
+    type Rows = [[Real; 4]; 8];
+
+    #[inline]
+    fn splat(x: Real) -> Self {
+        f32x8::splat(x)
+    }
+    #[inline]
+    fn lane(self, i: usize) -> Real {
+        self.as_array()[i]
+    }
+    #[inline]
+    fn set_lane(&mut self, i: usize, x: Real) {
+        self.as_mut_array()[i] = x;
+    }
+    #[inline]
+    fn max(self, other: Self) -> Self {
+        // AVX's `vmaxps` is `a > b ? a : b`, as SSE's `maxps` (see the four lanes').
+        #[cfg(target_feature = "sse")]
+        return self.fast_max(other);
+        #[cfg(not(target_feature = "sse"))]
+        return self.simd_gt(other).select(self, other);
+    }
+    #[inline]
+    fn sqrt(self) -> Self {
+        f32x8::sqrt(self)
+    }
+    #[inline]
+    fn abs(self) -> Self {
+        f32x8::abs(self)
+    }
+    #[inline]
+    fn gt(self, other: Self) -> Self {
+        self.simd_gt(other)
+    }
+    #[inline]
+    fn lt(self, other: Self) -> Self {
+        self.simd_lt(other)
+    }
+    #[inline]
+    fn eq(self, other: Self) -> Self {
+        self.simd_eq(other)
+    }
+    #[inline]
+    fn select(mask: Self, t: Self, f: Self) -> Self {
+        mask.select(t, f)
+    }
+    #[inline]
+    fn any(mask: Self) -> bool {
+        mask.any()
+    }
+    #[inline]
+    fn all(mask: Self) -> bool {
+        mask.all()
+    }
+    #[inline]
+    fn from_rows(rows: &Self::Rows) -> [Self; 4] {
+        #[cfg(all(target_arch = "x86_64", target_feature = "avx"))]
+        return avx::from_rows(rows);
+        // Without AVX, an `f32x8` is two `f32x4`: a 4x4 transpose for each half.
+        #[cfg(not(all(target_arch = "x86_64", target_feature = "avx")))]
+        {
+            let half = |h: usize| {
+                let r = |i: usize| f32x4::new(rows[4 * h + i]);
+                f32x4::transpose([r(0), r(1), r(2), r(3)]).map(|c| c.to_array())
+            };
+            let (low, high) = (half(0), half(1));
+            std::array::from_fn(|j| {
+                let (l, h) = (low[j], high[j]);
+                f32x8::new([l[0], l[1], l[2], l[3], h[0], h[1], h[2], h[3]])
+            })
+        }
+    }
+    #[inline]
+    fn to_rows(columns: [Self; 4], row: impl FnMut(usize, [Real; 4])) {
+        #[cfg(all(target_arch = "x86_64", target_feature = "avx"))]
+        avx::to_rows(columns, row);
+        #[cfg(not(all(target_arch = "x86_64", target_feature = "avx")))]
+        {
+            let mut row = row;
+            for h in 0..2 {
+                let half = columns.map(|c| {
+                    let c = c.to_array();
+                    f32x4::new([c[4 * h], c[4 * h + 1], c[4 * h + 2], c[4 * h + 3]])
+                });
+                for (i, r) in f32x4::transpose(half).into_iter().enumerate() {
+                    row(4 * h + i, r.to_array());
+                }
+            }
+        }
+    }
+}
+
+/// The eight lanes' transposes with AVX: rows `k` and `k + 4` side by side in one register,
+/// then the 4x4 transpose within each half (AVX's shuffles act on each 128-bit half alone).
+#[cfg(all(target_arch = "x86_64", target_feature = "avx"))]
+mod avx {
+    use super::{Real, f32x8};
+    use safe_arch::{
+        cast_to_m128_from_m256, extract_m128_from_m256, m128, m256, set_m128_m256, shuffle_m256,
+        unpack_hi_m256, unpack_lo_m256,
+    };
+
+    /// The 4x4 transpose of `[a, b, c, d]` within each 128-bit half.
+    #[inline(always)]
+    fn transpose_halves([a, b, c, d]: [m256; 4]) -> [m256; 4] {
+        let (ab_low, cd_low) = (unpack_lo_m256(a, b), unpack_lo_m256(c, d));
+        let (ab_high, cd_high) = (unpack_hi_m256(a, b), unpack_hi_m256(c, d));
+        [
+            shuffle_m256::<0x44>(ab_low, cd_low),
+            shuffle_m256::<0xEE>(ab_low, cd_low),
+            shuffle_m256::<0x44>(ab_high, cd_high),
+            shuffle_m256::<0xEE>(ab_high, cd_high),
+        ]
+    }
+
+    #[inline(always)]
+    pub(super) fn from_rows(rows: &[[Real; 4]; 8]) -> [f32x8; 4] {
+        let pairs = std::array::from_fn(|k| {
+            set_m128_m256(m128::from_array(rows[k + 4]), m128::from_array(rows[k]))
+        });
+        transpose_halves(pairs).map(|c| f32x8::from(c.0))
+    }
+
+    #[inline(always)]
+    pub(super) fn to_rows(columns: [f32x8; 4], mut row: impl FnMut(usize, [Real; 4])) {
+        let pairs = transpose_halves(columns.map(|c| m256(c.into())));
+        for (k, pair) in pairs.into_iter().enumerate() {
+            row(k, cast_to_m128_from_m256(pair).to_array());
+            row(k + 4, extract_m128_from_m256::<1>(pair).to_array());
         }
     }
 }

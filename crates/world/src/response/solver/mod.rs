@@ -50,7 +50,7 @@ use lanes::Lane;
 use schedule::Batches;
 use slotmap::SlotMap;
 use std::ops::Range;
-use wide::f32x4;
+use wide::{f32x4, f32x8};
 
 /// The solver's buffers, refilled every step (never saved, never change a result).
 #[derive(Debug, Clone)]
@@ -99,17 +99,41 @@ pub(crate) struct Solver {
     /// copied out of the batches group by group while they are cached (the contact set is
     /// written in pair order, which would read the batches out of order).
     results: Vec<Impulses>,
-    /// The constraints in batches of one (the scalar solve) or four (the wide solve).
+    /// The constraints in batches of one (the scalar solve), four or eight.
     scalar: Batches<f32>,
-    wide: Batches<f32x4>,
-    /// Whether steps solve four constraints at a time (the default) or one: the same bits
-    /// either way.
-    pub(crate) wide_solve: bool,
+    four: Batches<f32x4>,
+    eight: Batches<f32x8>,
+    /// How many constraints a step solves at a time: the same bits at every width.
+    pub(crate) lanes_per_batch: SolverLanes,
     /// Last step's persistent contact set, read while this step's is written.
     previous_cache: Vec<CachedContact>,
     /// Whether some body sleeps this step (else no pair sleeps, and no entry of the contact
     /// set is kept for one).
     some_asleep: bool,
+}
+
+/// How many contact constraints the solver solves at a time, each in a SIMD lane of its own
+/// ([`World::set_solver_lanes`](crate::World::set_solver_lanes)). How a step is computed, not
+/// what it computes: every width gives the same bits.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum SolverLanes {
+    /// One at a time (the scalar solve).
+    One,
+    /// Four (SSE on x86-64).
+    Four,
+    /// Eight (AVX where the build targets it; else two halves of four).
+    Eight,
+}
+
+impl SolverLanes {
+    /// The widest the build runs in one register: eight where it targets AVX (as the
+    /// workspace's `.cargo/config.toml` asks, `-C target-cpu=native`, on a machine that has it),
+    /// four elsewhere. The default.
+    pub const WIDEST: SolverLanes = if <lanes::Wide as Lane>::WIDTH == 8 {
+        SolverLanes::Eight
+    } else {
+        SolverLanes::Four
+    };
 }
 
 impl Default for Solver {
@@ -134,8 +158,9 @@ impl Default for Solver {
             ids: Vec::new(),
             results: Vec::new(),
             scalar: Batches::default(),
-            wide: Batches::default(),
-            wide_solve: true,
+            four: Batches::default(),
+            eight: Batches::default(),
+            lanes_per_batch: SolverLanes::WIDEST,
             previous_cache: Vec::new(),
             some_asleep: false,
         }
@@ -160,17 +185,24 @@ impl Solver {
     ) {
         std::mem::swap(cache, &mut self.previous_cache);
         self.gather(bodies, indices);
-        if self.wide_solve {
-            let mut batches = std::mem::take(&mut self.wide);
-            self.solve(&mut batches, contacts, indices, config);
-            self.store_impulses(bodies, contacts, cache, touching);
-            self.wide = batches;
-        } else {
-            let mut batches = std::mem::take(&mut self.scalar);
-            self.solve(&mut batches, contacts, indices, config);
-            self.store_impulses(bodies, contacts, cache, touching);
-            self.scalar = batches;
+        match self.lanes_per_batch {
+            SolverLanes::One => {
+                let mut batches = std::mem::take(&mut self.scalar);
+                self.solve(&mut batches, contacts, indices, config);
+                self.scalar = batches;
+            }
+            SolverLanes::Four => {
+                let mut batches = std::mem::take(&mut self.four);
+                self.solve(&mut batches, contacts, indices, config);
+                self.four = batches;
+            }
+            SolverLanes::Eight => {
+                let mut batches = std::mem::take(&mut self.eight);
+                self.solve(&mut batches, contacts, indices, config);
+                self.eight = batches;
+            }
         }
+        self.store_impulses(bodies, contacts, cache, touching);
         for (body, &slot) in bodies.values_mut().zip(&self.slots) {
             if slot != 0 {
                 body::finish(body, &self.states[slot as usize]);
