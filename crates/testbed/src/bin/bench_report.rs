@@ -46,7 +46,8 @@ fn main() {
     let _ = writeln!(
         out,
         "Criterion medians from one run on the same inputs for both sides (seeded scenes from \
-         `testbed::scenes`); ratio = minirigid / peer, lower is faster. Machine: {}. The \
+         `testbed::scenes`); ratio = minirigid / peer, lower is faster. Machine: {}. Both \
+         sides are built with `-C target-cpu=native` (the workspace's `.cargo/config.toml`). The \
          machine is shared and noisy: compare ratios within one run. Regenerate with `cargo bench \
          --bench pairs --bench world --bench broad_phase --bench dynamics && cargo run -p testbed \
          --bin bench_report`.\n",
@@ -165,8 +166,9 @@ fn dynamics(root: &Path, out: &mut String) {
         "\n## Dynamics (full step, per step)\n\nThe engines step the same scene (built from \
          `testbed::scenes`; rapier3d's by the bench's `rapier_of`: same shapes, masses, \
          friction 0.6, poses) at dt 1/60 with 4 substeps (rapier's `num_solver_iterations`), \
-         sleeping off; both solve contacts four at a time in SIMD lanes (minirigid's default \
-         wide solve; the table after the next compares it with its scalar one). rapier3d runs \
+         sleeping off; both solve contacts several at a time in SIMD lanes (minirigid eight in \
+         AVX lanes, its default wide solve on this machine; rapier3d four; the tables after the \
+         next compare minirigid's with its scalar solve and with four lanes). rapier3d runs \
          twice: as it comes, recycling a pair's contacts (it skips the pair's narrow phase and \
          keeps its last points, normal and lever arms while the pair's relative pose has moved \
          less than 5 cm and neither body turned more than about 11 degrees: \
