@@ -140,65 +140,74 @@ impl Lane for f32 {
     }
 }
 
+/// The lane operations `wide`'s vectors share, the same for every width.
+macro_rules! wide_lane_ops {
+    ($t:ident) => {
+        #[inline]
+        fn splat(x: Real) -> Self {
+            $t::splat(x)
+        }
+        #[inline]
+        fn lane(self, i: usize) -> Real {
+            self.as_array()[i]
+        }
+        #[inline]
+        fn set_lane(&mut self, i: usize, x: Real) {
+            self.as_mut_array()[i] = x;
+        }
+        #[inline]
+        fn max(self, other: Self) -> Self {
+            // SSE's `maxps` and AVX's `vmaxps` are `a > b ? a : b`, as the scalar width's;
+            // elsewhere `wide` may pick the other zero of `max(-0, +0)`, so the choice is
+            // spelt out.
+            #[cfg(target_feature = "sse")]
+            return self.fast_max(other);
+            #[cfg(not(target_feature = "sse"))]
+            return self.simd_gt(other).select(self, other);
+        }
+        #[inline]
+        fn sqrt(self) -> Self {
+            $t::sqrt(self)
+        }
+        #[inline]
+        fn abs(self) -> Self {
+            $t::abs(self)
+        }
+        #[inline]
+        fn gt(self, other: Self) -> Self {
+            self.simd_gt(other)
+        }
+        #[inline]
+        fn lt(self, other: Self) -> Self {
+            self.simd_lt(other)
+        }
+        #[inline]
+        fn eq(self, other: Self) -> Self {
+            self.simd_eq(other)
+        }
+        #[inline]
+        fn select(mask: Self, t: Self, f: Self) -> Self {
+            mask.select(t, f)
+        }
+        #[inline]
+        fn any(mask: Self) -> bool {
+            mask.any()
+        }
+        #[inline]
+        fn all(mask: Self) -> bool {
+            mask.all()
+        }
+    };
+}
+
 impl Lane for f32x4 {
     const WIDTH: usize = 4;
     type Mask = f32x4;
     type Indices = [u32; 4];
     type Rows = [[Real; 4]; 4];
 
-    #[inline]
-    fn splat(x: Real) -> Self {
-        f32x4::splat(x)
-    }
-    #[inline]
-    fn lane(self, i: usize) -> Real {
-        self.as_array()[i]
-    }
-    #[inline]
-    fn set_lane(&mut self, i: usize, x: Real) {
-        self.as_mut_array()[i] = x;
-    }
-    #[inline]
-    fn max(self, other: Self) -> Self {
-        // SSE's `maxps` is `a > b ? a : b`, as the scalar width's; elsewhere `wide` may pick the
-        // other zero of `max(-0, +0)`, so the choice is spelt out.
-        #[cfg(target_feature = "sse")]
-        return self.fast_max(other);
-        #[cfg(not(target_feature = "sse"))]
-        return self.simd_gt(other).select(self, other);
-    }
-    #[inline]
-    fn sqrt(self) -> Self {
-        f32x4::sqrt(self)
-    }
-    #[inline]
-    fn abs(self) -> Self {
-        f32x4::abs(self)
-    }
-    #[inline]
-    fn gt(self, other: Self) -> Self {
-        self.simd_gt(other)
-    }
-    #[inline]
-    fn lt(self, other: Self) -> Self {
-        self.simd_lt(other)
-    }
-    #[inline]
-    fn eq(self, other: Self) -> Self {
-        self.simd_eq(other)
-    }
-    #[inline]
-    fn select(mask: Self, t: Self, f: Self) -> Self {
-        mask.select(t, f)
-    }
-    #[inline]
-    fn any(mask: Self) -> bool {
-        mask.any()
-    }
-    #[inline]
-    fn all(mask: Self) -> bool {
-        mask.all()
-    }
+    wide_lane_ops!(f32x4);
+
     #[inline]
     fn from_rows(rows: &Self::Rows) -> [Self; 4] {
         let [a, b, c, d] = *rows;
@@ -218,68 +227,18 @@ impl Lane for f32x8 {
     type Indices = [u32; 8];
     type Rows = [[Real; 4]; 8];
 
-    #[inline]
-    fn splat(x: Real) -> Self {
-        f32x8::splat(x)
-    }
-    #[inline]
-    fn lane(self, i: usize) -> Real {
-        self.as_array()[i]
-    }
-    #[inline]
-    fn set_lane(&mut self, i: usize, x: Real) {
-        self.as_mut_array()[i] = x;
-    }
-    #[inline]
-    fn max(self, other: Self) -> Self {
-        // AVX's `vmaxps` is `a > b ? a : b`, as SSE's `maxps` (see the four lanes').
-        #[cfg(target_feature = "sse")]
-        return self.fast_max(other);
-        #[cfg(not(target_feature = "sse"))]
-        return self.simd_gt(other).select(self, other);
-    }
-    #[inline]
-    fn sqrt(self) -> Self {
-        f32x8::sqrt(self)
-    }
-    #[inline]
-    fn abs(self) -> Self {
-        f32x8::abs(self)
-    }
-    #[inline]
-    fn gt(self, other: Self) -> Self {
-        self.simd_gt(other)
-    }
-    #[inline]
-    fn lt(self, other: Self) -> Self {
-        self.simd_lt(other)
-    }
-    #[inline]
-    fn eq(self, other: Self) -> Self {
-        self.simd_eq(other)
-    }
-    #[inline]
-    fn select(mask: Self, t: Self, f: Self) -> Self {
-        mask.select(t, f)
-    }
-    #[inline]
-    fn any(mask: Self) -> bool {
-        mask.any()
-    }
-    #[inline]
-    fn all(mask: Self) -> bool {
-        mask.all()
-    }
+    wide_lane_ops!(f32x8);
+
     #[inline]
     fn from_rows(rows: &Self::Rows) -> [Self; 4] {
         #[cfg(all(target_arch = "x86_64", target_feature = "avx"))]
         return avx::from_rows(rows);
-        // Without AVX, an `f32x8` is two `f32x4`: a 4x4 transpose for each half.
+        // Without AVX, an `f32x8` is two `f32x4`: the four lanes' transpose for each half.
         #[cfg(not(all(target_arch = "x86_64", target_feature = "avx")))]
         {
             let half = |h: usize| {
-                let r = |i: usize| f32x4::new(rows[4 * h + i]);
-                f32x4::transpose([r(0), r(1), r(2), r(3)]).map(|c| c.to_array())
+                let rows = std::array::from_fn(|i| rows[4 * h + i]);
+                <f32x4 as Lane>::from_rows(&rows).map(|c| c.to_array())
             };
             let (low, high) = (half(0), half(1));
             std::array::from_fn(|j| {
@@ -300,9 +259,7 @@ impl Lane for f32x8 {
                     let c = c.to_array();
                     f32x4::new([c[4 * h], c[4 * h + 1], c[4 * h + 2], c[4 * h + 3]])
                 });
-                for (i, r) in f32x4::transpose(half).into_iter().enumerate() {
-                    row(4 * h + i, r.to_array());
-                }
+                <f32x4 as Lane>::to_rows(half, |i, r| row(4 * h + i, r));
             }
         }
     }
