@@ -1,27 +1,16 @@
 //! Lanes: the solver's stages are written once over a lane type that holds one value per
 //! constraint of a batch: `f32` for one constraint at a time (the scalar solve), `wide::f32x4`
-//! for four (SSE on x86-64) and `wide::f32x8` for eight (AVX, when the build targets it: see
-//! [`Wide`]). Every operation acts on each lane on its own with IEEE single precision (no fused
-//! multiply-add, no reassociation), and a branch becomes a choice per lane ([`Lane::select`])
-//! that keeps a lane's old bits where its branch was not taken, so a constraint's results are
-//! the same bits whichever width solves it (`tests/solver_determinism.rs` and this module's
-//! tests, run on x86-64).
+//! for four (SSE on x86-64) and `wide::f32x8` for eight (AVX where the build targets it, else
+//! two halves of four: see `SolverLanes::WIDEST`). Every operation acts on each lane on its own
+//! with IEEE single precision (no fused multiply-add, no reassociation), and a branch becomes a
+//! choice per lane ([`Lane::select`]) that keeps a lane's old bits where its branch was not
+//! taken, so a constraint's results are the same bits whichever width solves it
+//! (`tests/solver_determinism.rs`, run on x86-64 with and without AVX).
 
 use geom::{Real, Vector3};
 use std::fmt::Debug;
 use std::ops::{Add, BitAnd, BitOr, Div, Mul, Neg, Not, Sub};
 use wide::{f32x4, f32x8};
-
-/// The wide solve's lanes: eight constraints at a time where the build targets AVX (as
-/// `-C target-cpu=native` does on a machine that has it: the workspace's `.cargo/config.toml`),
-/// four (SSE) elsewhere.
-#[cfg(target_feature = "avx")]
-pub(crate) type Wide = f32x8;
-/// The wide solve's lanes: eight constraints at a time where the build targets AVX (as
-/// `-C target-cpu=native` does on a machine that has it: the workspace's `.cargo/config.toml`),
-/// four (SSE) elsewhere.
-#[cfg(not(target_feature = "avx"))]
-pub(crate) type Wide = f32x4;
 
 /// One value per constraint of a batch.
 pub(crate) trait Lane:

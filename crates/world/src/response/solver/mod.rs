@@ -129,7 +129,7 @@ impl SolverLanes {
     /// The widest the build runs in one register: eight where it targets AVX (as the
     /// workspace's `.cargo/config.toml` asks, `-C target-cpu=native`, on a machine that has it),
     /// four elsewhere. The default.
-    pub const WIDEST: SolverLanes = if <lanes::Wide as Lane>::WIDTH == 8 {
+    pub const WIDEST: SolverLanes = if cfg!(target_feature = "avx") {
         SolverLanes::Eight
     } else {
         SolverLanes::Four
