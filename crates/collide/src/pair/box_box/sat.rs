@@ -107,40 +107,42 @@ impl<'a> Pair<'a> {
     }
 
     /// [`Pair::query`], also keeping the best axis of each kind (A's faces, B's faces, edges),
-    /// for the solver's manifold, which prefers faces.
+    /// for the solver's manifold, which prefers faces. The axes are chosen by their gaps
+    /// alone, and only the chosen ones' normals computed (an edge's is a cross product
+    /// normalised), once each at the end.
     pub(super) fn query_kinds(&self, early_out: Option<Real>) -> SatKinds {
         let (ha, hb, r, t) = (&self.a.half_extents, &self.b.half_extents, &self.r, &self.t);
         let abs_r = r.abs();
         let margin_abs = BIAS_ABSOLUTE * (ha.max() + hb.max());
-        let sign = |x: Real| if x < 0.0 { -1.0 } else { 1.0 };
         let (early_out, margin) = (early_out.is_some(), early_out.unwrap_or(0.0));
+        let result = |kept: &Kept| self.result(kept);
 
-        // L = A_i: A's faces. No bias among them.
-        let mut best = SatResult {
+        // L = A_i: A's faces. No bias among them. Until one has a gap above minus infinity,
+        // the best is A0 with a zero normal.
+        let mut best = Kept {
             axis: SatAxis::FaceA(0),
-            normal: Vector3::zeros(),
             separation: Real::NEG_INFINITY,
+            dist: None,
         };
         for i in 0..3 {
             let rb = hb.dot(&abs_r.row(i).transpose());
             let separation = t[i].abs() - (ha[i] + rb);
             if separation > best.separation {
-                best = SatResult {
+                best = Kept {
                     axis: SatAxis::FaceA(i as u8),
-                    normal: self.ma.column(i) * sign(t[i]),
                     separation,
+                    dist: Some(t[i]),
                 };
             }
             if early_out && separation > margin {
-                return SatKinds::separated(best);
+                return SatKinds::separated(result(&best));
             }
         }
         let face_a = best;
-        let mut face_b: Option<SatResult> = None;
-        let mut edge: Option<SatResult> = None;
-        let better = |candidate: &SatResult, kept: &Option<SatResult>| {
-            kept.is_none_or(|k| candidate.separation > k.separation)
-        };
+        let mut face_b: Option<Kept> = None;
+        let mut edge: Option<Kept> = None;
+        let better =
+            |separation: Real, kept: &Option<Kept>| kept.is_none_or(|k| separation > k.separation);
         let beats = |challenger: Real, best: Real| {
             challenger > best + BIAS_RELATIVE * best.abs() + margin_abs
         };
@@ -149,18 +151,18 @@ impl<'a> Pair<'a> {
             let ra = ha.dot(&abs_r.column(j));
             let dist = t.dot(&r.column(j));
             let separation = dist.abs() - (ra + hb[j]);
-            let candidate = SatResult {
+            let candidate = Kept {
                 axis: SatAxis::FaceB(j as u8),
-                normal: self.mb.column(j) * sign(dist),
                 separation,
+                dist: Some(dist),
             };
             if early_out && separation > margin {
-                return SatKinds::separated(candidate);
+                return SatKinds::separated(result(&candidate));
             }
             if beats(separation, best.separation) {
                 best = candidate;
             }
-            if better(&candidate, &face_b) {
+            if better(separation, &face_b) {
                 face_b = Some(candidate);
             }
         }
@@ -179,39 +181,60 @@ impl<'a> Pair<'a> {
                 let dist = t[i2] * r[(i1, j)] - t[i1] * r[(i2, j)];
                 let length = length_sq.sqrt();
                 let separation = (dist.abs() - (ra + rb)) / length;
-                let axis = SatAxis::Edge(i as u8, j as u8);
-                let normal = || {
-                    let l = self.ma.column(i).cross(&self.mb.column(j));
-                    l / l.norm() * sign(dist)
+                let candidate = Kept {
+                    axis: SatAxis::Edge(i as u8, j as u8),
+                    separation,
+                    dist: Some(dist),
                 };
                 if early_out && separation > margin {
-                    return SatKinds::separated(SatResult {
-                        axis,
-                        normal: normal(),
-                        separation,
-                    });
+                    return SatKinds::separated(result(&candidate));
                 }
-                let wins = beats(separation, best.separation);
-                let best_edge = edge.is_none_or(|e| separation > e.separation);
-                if wins || best_edge {
-                    let candidate = SatResult {
-                        axis,
-                        normal: normal(),
-                        separation,
-                    };
-                    if wins {
-                        best = candidate;
-                    }
-                    if best_edge {
-                        edge = Some(candidate);
-                    }
+                if beats(separation, best.separation) {
+                    best = candidate;
+                }
+                if better(separation, &edge) {
+                    edge = Some(candidate);
                 }
             }
         }
         SatKinds {
-            best,
-            faces: Some((face_a, face_b.unwrap_or(face_a))),
-            edge,
+            best: result(&best),
+            faces: Some((result(&face_a), result(&face_b.unwrap_or(face_a)))),
+            edge: edge.as_ref().map(result),
         }
     }
+
+    /// The [`SatResult`] of an axis the query kept: its normal, pointing from A toward B
+    /// (the sign of the centres' offset along the axis, `dist`; zero without one).
+    fn result(&self, kept: &Kept) -> SatResult {
+        let sign = |x: Real| if x < 0.0 { -1.0 } else { 1.0 };
+        let normal = kept
+            .dist
+            .map_or_else(Vector3::zeros, |dist| match kept.axis {
+                SatAxis::FaceA(i) => self.ma.column(i as usize) * sign(dist),
+                SatAxis::FaceB(j) => self.mb.column(j as usize) * sign(dist),
+                SatAxis::Edge(i, j) => {
+                    let l = self
+                        .ma
+                        .column(i as usize)
+                        .cross(&self.mb.column(j as usize));
+                    l / l.norm() * sign(dist)
+                }
+            });
+        SatResult {
+            axis: kept.axis,
+            normal,
+            separation: kept.separation,
+        }
+    }
+}
+
+/// An axis the query keeps while it looks at the others: which, its gap, and the offset of
+/// the centres along it (whose sign orients its normal; `None` for the zero normal the query
+/// starts from).
+#[derive(Clone, Copy)]
+struct Kept {
+    axis: SatAxis,
+    separation: Real,
+    dist: Option<Real>,
 }
