@@ -16,9 +16,10 @@
 //! 4. store the impulses in the persistent contact set (copied out of each group's batches
 //!    after its restitution, while they are cached); write poses and velocities back.
 //!
-//! Stages 2 and 3 run group by group (`group`): whole islands, each group through all its
-//! substeps before the next, so that its constraints and bodies stay in the cache; on several
-//! threads, groups at once.
+//! Stages 1 to 3 run group by group (`group`): whole islands, each group's constraints made
+//! and then solved through all its substeps before the next group's, so that its constraints
+//! and bodies stay in the cache; on several threads, groups at once. (Where each constraint
+//! goes, its colour, batch and lane, is worked out for all groups first.)
 //!
 //! Awake bodies are solved densely, group by group and in handle order within a group
 //! (static and sleeping ones share one fixed state), and constraints in colour order
@@ -224,7 +225,7 @@ impl Solver {
         let threshold = config.solver.restitution_threshold;
         let max_push_out_speed = config.solver.max_push_out_speed;
         schedule::on_worker(contacts.len(), || {
-            self.prepare(batches, contacts, indices, &config.solver);
+            self.place(batches, contacts, indices, &config.solver);
             self.uncontacted
                 .resize(self.states.len(), [Vector3::zeros(); 2]);
             let bodies = Integration {
@@ -232,16 +233,38 @@ impl Solver {
                 rotations: &self.rotations,
                 inertias: &self.inertias,
             };
+            let gather = Gather {
+                contacts,
+                indices,
+                slots: &self.slots,
+                surfaces: &self.surfaces,
+                traits: &self.traits,
+                pairs: &self.constraint_pairs,
+                previous: &self.previous_cache,
+                rolling_resistance: config.solver.rolling_resistance,
+                speculative_margin: config.solver.speculative_margin,
+            };
             let gravity = &config.gravity;
-            // A group's substeps and restitution, on its own bodies and batches.
+            // A group's constraints, then its substeps and restitution, on its own bodies and
+            // batches. Each group's constraints are made just before it solves them, so that
+            // its batches are still cached when its first pass reads them.
             let run = |group: Group<'_, L>| {
                 let Group {
                     states,
                     uncontacted,
                     mut batches,
                     slots,
+                    members,
+                    ids,
                     results,
                 } = group;
+                gather.fill(
+                    batches.batches_mut(),
+                    ids,
+                    members,
+                    states,
+                    slots.start as u32,
+                );
                 let bodies = bodies.slice(slots);
                 for substep in 0..substeps {
                     let first = substep == 0;
@@ -266,7 +289,9 @@ impl Solver {
             let slots = || self.groups.iter().map(|slots| slots.len());
             let states = split(&mut self.states, slots());
             let uncontacted = split(&mut self.uncontacted, slots());
-            // Each group's lanes of `results`, as many as its batches have.
+            // Each group's lanes of `members`, `ids` and `results`, as many as its batches
+            // have.
+            let (mut members, mut ids) = (&self.members[..], &mut self.ids[..]);
             let mut results = &mut self.results[..];
             let parts = states.zip(uncontacted).zip(batches.groups_mut());
             let groups =
@@ -274,6 +299,10 @@ impl Solver {
                     .zip(&self.groups)
                     .map(|(((states, uncontacted), batches), slots)| {
                         let lanes = batches.batches().len() * L::WIDTH;
+                        let (own_members, rest) = members.split_at(lanes);
+                        members = rest;
+                        let (own_ids, rest) = std::mem::take(&mut ids).split_at_mut(lanes);
+                        ids = rest;
                         let (own, rest) = std::mem::take(&mut results).split_at_mut(lanes);
                         results = rest;
                         Group {
@@ -281,6 +310,8 @@ impl Solver {
                             uncontacted,
                             batches,
                             slots: slots.start as usize..slots.end as usize,
+                            members: own_members,
+                            ids: own_ids,
                             results: own,
                         }
                     });
@@ -344,19 +375,17 @@ impl Solver {
         }
     }
 
-    /// One constraint per contact that involves an awake dynamic body, warm started from last
-    /// step's contact set (sorted by pair, as `contacts` are: one merge walk), placed in its
-    /// lane of the batches, in the solve order of its colour. On several threads the lanes are
-    /// filled batch by batch on rayon's threads: each constraint from its own inputs, so with
-    /// the same bits on any number.
-    fn prepare<L: Lane>(
+    /// Places one constraint per contact that involves an awake dynamic body in its lane of
+    /// the batches, in the solve order of its colour, with its entry in last step's contact set
+    /// (sorted by pair, as `contacts` are: one merge walk) to warm start from; each group's
+    /// lanes are then filled just before it solves ([`Gather::fill`]).
+    fn place<L: Lane>(
         &mut self,
         batches: &mut Batches<L>,
         contacts: &[ContactPair],
         indices: &[(u32, u32)],
         solver: &crate::config::SolverConfig,
     ) {
-        const NONE: u32 = u32::MAX;
         self.constraint_pairs.clear();
         self.coloring.begin(self.states.len());
         for (k, (pair, &(i, j))) in contacts.iter().zip(indices).enumerate() {
@@ -380,45 +409,8 @@ impl Solver {
         self.members.clear();
         self.members.resize(lanes, (NONE, NONE));
         self.ids.resize_with(lanes, ArrayVec::new);
-        let (slots, states, surfaces) = (&self.slots, &self.states, &self.surfaces);
-        let traits = &self.traits;
-        let (pairs, previous) = (&self.constraint_pairs, &self.previous_cache);
-        let (groups, coloring) = (&self.groups, &self.coloring);
-        // The slots of the `n`th constraint's group (each group's batches index its own).
-        let group_of = |n: u32| {
-            let slots = &groups[coloring.groups[n as usize] as usize];
-            slots.start as usize..slots.end as usize
-        };
-        let rolling_resistance = solver.rolling_resistance;
-        // Gathers the `n`th constraint (in pair order), warm started from `previous[warm]`,
-        // into `batch`'s `lane`.
-        let gather = |batch: &mut batch::Batch<L>,
-                      lane: usize,
-                      ids: &mut ArrayVec<FeatureId, 4>,
-                      (n, warm): (u32, u32)| {
-            let k = pairs[n as usize];
-            let (pair, (i, j)) = (&contacts[k], indices[k]);
-            let surfaces = (&surfaces[i as usize], &surfaces[j as usize]);
-            let (i, j) = (slots[i as usize], slots[j as usize]);
-            // A static or sleeping body (slot 0) is the group's fixed state, its first slot.
-            let first = group_of(n).start as u32;
-            let local = |slot: u32| slot.saturating_sub(first);
-            let inputs = contact::Inputs {
-                pair,
-                slots: (local(i), local(j)),
-                surfaces,
-                states: (&states[i as usize], &states[j as usize]),
-                isotropic: traits[i as usize].isotropic && traits[j as usize].isotropic,
-                cached: previous.get(warm as usize),
-            };
-            contact::gather(batch, lane, Some(&inputs), rolling_resistance, ids);
-        };
-        // The constraints are gathered batch by batch (on several threads, in blocks of
-        // batches), each batch's rows prepared as soon as its lanes are filled: its lines are
-        // written together and read again while cached. (In pair order, as the contacts lie,
-        // the constraints of some twenty colours and kinds interleave, each writing one lane
-        // of every line of its batch, and prepare then reads the batches back from memory.)
-        let parallel = schedule::fills_in_parallel::<L>(batches.batches.len());
+        let (pairs, previous, coloring) =
+            (&self.constraint_pairs, &self.previous_cache, &self.coloring);
         let mut cached = previous.iter().enumerate().peekable();
         let placed = coloring
             .slots
@@ -438,25 +430,6 @@ impl Solver {
             self.members[batch * L::WIDTH + lane] = member;
             self.lanes.push((batch * L::WIDTH + lane) as u32);
         }
-        let speculative_margin = solver.speculative_margin;
-        schedule::fill(
-            &mut batches.batches,
-            &mut self.ids,
-            &self.members,
-            parallel,
-            |batch, ids, members| {
-                for (lane, (ids, &member)) in ids.iter_mut().zip(members).enumerate() {
-                    if member.0 == NONE {
-                        contact::gather(batch, lane, None, rolling_resistance, ids);
-                    } else {
-                        gather(batch, lane, ids, member);
-                    }
-                }
-                // A batch's first lane always holds a constraint.
-                let slots = group_of(members[0].0);
-                contact::prepare(batch, &states[slots], speculative_margin);
-            },
-        );
     }
 
     /// The new persistent contact set, in pair order (pairs that carried no impulse have
@@ -535,6 +508,79 @@ impl Integration<'_> {
     }
 }
 
+/// What the constraints are made from, shared by the groups as each fills its batches.
+struct Gather<'a> {
+    contacts: &'a [ContactPair],
+    /// Per contact, its bodies' dense indices.
+    indices: &'a [(u32, u32)],
+    slots: &'a [u32],
+    surfaces: &'a [contact::Surface],
+    traits: &'a [Traits],
+    /// Per constraint in pair order, its contact.
+    pairs: &'a [usize],
+    /// Last step's contact set.
+    previous: &'a [CachedContact],
+    rolling_resistance: Real,
+    speculative_margin: Real,
+}
+
+/// A lane of the batches without a constraint (`Solver::members`), or a constraint without an
+/// entry in last step's contact set.
+const NONE: u32 = u32::MAX;
+
+impl Gather<'_> {
+    /// Fills a group's `batches` (their lanes' constraints and warm-start entries `members`,
+    /// their points' feature ids into `ids`) from its bodies' `states`, the group's slots from
+    /// `first`: batch by batch (on several threads, in blocks of batches), each batch's rows
+    /// prepared as soon as its lanes are filled, so that its lines are written together and
+    /// read again while cached. (In pair order, as the contacts lie, the constraints of some
+    /// twenty colours and kinds interleave, each writing one lane of every line of its batch,
+    /// and prepare would then read the batches back from memory.) Each constraint from its own
+    /// inputs: the same bits on any number of threads, and whichever group fills first.
+    fn fill<L: Lane>(
+        &self,
+        batches: &mut [batch::Batch<L>],
+        ids: &mut [ArrayVec<FeatureId, 4>],
+        members: &[(u32, u32)],
+        states: &[SolverBody],
+        first: u32,
+    ) {
+        // A static or sleeping body (slot 0) is the group's fixed state, its first slot.
+        let local = |slot: u32| slot.saturating_sub(first);
+        // Gathers the `n`th constraint (in pair order), warm started from `previous[warm]`,
+        // into `batch`'s `lane`.
+        let gather = |batch: &mut batch::Batch<L>,
+                      lane: usize,
+                      ids: &mut ArrayVec<FeatureId, 4>,
+                      (n, warm): (u32, u32)| {
+            let k = self.pairs[n as usize];
+            let (pair, (i, j)) = (&self.contacts[k], self.indices[k]);
+            let surfaces = (&self.surfaces[i as usize], &self.surfaces[j as usize]);
+            let (i, j) = (self.slots[i as usize], self.slots[j as usize]);
+            let inputs = contact::Inputs {
+                pair,
+                slots: (local(i), local(j)),
+                surfaces,
+                states: (&states[local(i) as usize], &states[local(j) as usize]),
+                isotropic: self.traits[i as usize].isotropic && self.traits[j as usize].isotropic,
+                cached: self.previous.get(warm as usize),
+            };
+            contact::gather(batch, lane, Some(&inputs), self.rolling_resistance, ids);
+        };
+        let parallel = schedule::fills_in_parallel::<L>(batches.len());
+        schedule::fill(batches, ids, members, parallel, |batch, ids, members| {
+            for (lane, (ids, &member)) in ids.iter_mut().zip(members).enumerate() {
+                if member.0 == NONE {
+                    contact::gather(batch, lane, None, self.rolling_resistance, ids);
+                } else {
+                    gather(batch, lane, ids, member);
+                }
+            }
+            contact::prepare(batch, states, self.speculative_margin);
+        });
+    }
+}
+
 /// One group's share of a solve: its bodies' states and velocities after the velocity update
 /// (its slots of the solver's arrays, its fixed state first), and its batches.
 struct Group<'a, L: Lane> {
@@ -542,7 +588,10 @@ struct Group<'a, L: Lane> {
     uncontacted: &'a mut [[Vector3; 2]],
     batches: schedule::GroupBatches<'a, L>,
     slots: Range<usize>,
-    /// Per lane of the group's batches, what the contact set keeps of it.
+    /// Per lane of the group's batches, its constraint and warm-start entry
+    /// (`Solver::members`), its points' feature ids, and what the contact set keeps of it.
+    members: &'a [(u32, u32)],
+    ids: &'a mut [ArrayVec<FeatureId, 4>],
     results: &'a mut [Impulses],
 }
 

@@ -125,6 +125,11 @@ impl<L: Lane> GroupBatches<'_, L> {
         self.batches
     }
 
+    /// The group's batches, to fill.
+    pub(crate) fn batches_mut(&mut self) -> &mut [Batch<L>] {
+        self.batches
+    }
+
     /// Runs `stage` on every batch of the group and writes the velocities it leaves back into
     /// `bodies` (the group's slice of the solver's bodies): the overflow first, on this thread,
     /// then each colour, its blocks on rayon's threads when there are several.
