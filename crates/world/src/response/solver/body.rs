@@ -114,9 +114,17 @@ impl SolverBody {
     }
 }
 
-/// Whether `m` is a multiple of the identity (the same about every axis, in every frame).
+/// Whether `m` is a multiple of the identity (the same about every axis, in every frame): a
+/// finite `m11` repeated down the diagonal, zeros elsewhere. Asked three times per body per
+/// step: compared entry by entry rather than against `identity * m11`, which multiplies nine.
+#[inline]
 pub(crate) fn is_isotropic(m: &Matrix3) -> bool {
-    *m == Matrix3::identity() * m.m11
+    m.m11.is_finite()
+        && m.m22 == m.m11
+        && m.m33 == m.m11
+        && [m.m12, m.m13, m.m21, m.m23, m.m31, m.m32]
+            .iter()
+            .all(|&x| x == 0.0)
 }
 
 /// Per substep, for a dynamic body: gravity, then the gyroscopic term (given the body's
@@ -235,6 +243,28 @@ mod tests {
             assert!(body.inverse_inertia.m11 > 0.0);
         }
         assert!(SolverBody::FIXED.is_isotropic());
+        // The entry-by-entry test agrees with the definition (`m == 1 m11`), signed zeros and
+        // non-finite entries included.
+        let definition = |m: &Matrix3| *m == Matrix3::identity() * m.m11;
+        let mut cases = vec![
+            Matrix3::identity() * 2.5,
+            Matrix3::zeros(),
+            Matrix3::identity() * -0.0,
+            Matrix3::identity() * -3.0,
+            Matrix3::from_diagonal(&Vector3::new(1.0, 1.0, 1.0 + Real::EPSILON)),
+            Matrix3::identity() * Real::INFINITY,
+            Matrix3::identity() * Real::NAN,
+        ];
+        for (r, c) in [(0, 1), (1, 0), (2, 1), (0, 2)] {
+            for value in [-0.0, 1e-30, Real::NAN] {
+                let mut m = Matrix3::identity() * 0.7;
+                m[(r, c)] = value;
+                cases.push(m);
+            }
+        }
+        for m in &cases {
+            assert_eq!(is_isotropic(m), definition(m), "{m}");
+        }
         // A box that is not a cube, turned: its inverse inertia turns with it.
         let plank = state(BodyDesc::dynamic().cuboid(Vector3::new(2.0, 0.1, 0.5)));
         assert!(!plank.is_isotropic());
