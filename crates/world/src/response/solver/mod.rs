@@ -248,44 +248,46 @@ impl Solver {
             // A group's constraints, then its substeps and restitution, on its own bodies and
             // batches. Each group's constraints are made just before it solves them, so that
             // its batches are still cached when its first pass reads them.
+            let (plans, pool) = batches.groups_mut();
             let run = |group: Group<'_, L>| {
                 let Group {
                     states,
                     uncontacted,
-                    mut batches,
+                    plan,
                     slots,
                     members,
                     ids,
                     results,
                 } = group;
-                gather.fill(
-                    batches.batches_mut(),
-                    ids,
-                    members,
-                    states,
-                    slots.start as u32,
-                );
-                let bodies = bodies.slice(slots);
-                for substep in 0..substeps {
-                    let first = substep == 0;
-                    integrate_velocities(states, uncontacted, &bodies, first, gravity, h);
-                    if first {
-                        batches.for_each(states, batch::warm_start);
+                plan.with_batches(pool, |mut batches| {
+                    gather.fill(
+                        batches.batches_mut(),
+                        ids,
+                        members,
+                        states,
+                        slots.start as u32,
+                    );
+                    let bodies = bodies.slice(slots);
+                    for substep in 0..substeps {
+                        let first = substep == 0;
+                        integrate_velocities(states, uncontacted, &bodies, first, gravity, h);
+                        if first {
+                            batches.for_each(states, batch::warm_start);
+                        }
+                        batches.for_each(states, |c, b| batch::solve::<_, true>(c, b, &settings));
+                        integrate_positions(states, bodies.kinds, h, max_push_out_speed);
+                        batches.for_each(states, |c, b| batch::solve::<_, false>(c, b, &settings));
                     }
-                    batches.for_each(states, |c, b| batch::solve::<_, true>(c, b, &settings));
-                    integrate_positions(states, bodies.kinds, h, max_push_out_speed);
-                    batches.for_each(states, |c, b| batch::solve::<_, false>(c, b, &settings));
-                }
-                batches.for_each(states, |c, b| batch::restitution(c, b, threshold));
-                let lanes = batches.batches().iter().zip(results.chunks_mut(L::WIDTH));
-                for (c, results) in lanes {
-                    for (lane, result) in results.iter_mut().enumerate() {
-                        *result = Impulses::of(c, lane);
+                    batches.for_each(states, |c, b| batch::restitution(c, b, threshold));
+                    let lanes = batches.batches().iter().zip(results.chunks_mut(L::WIDTH));
+                    for (c, results) in lanes {
+                        for (lane, result) in results.iter_mut().enumerate() {
+                            *result = Impulses::of(c, lane);
+                        }
                     }
-                }
+                });
             };
-            self.results
-                .resize(batches.batches.len() * L::WIDTH, Impulses::default());
+            self.results.resize(self.members.len(), Impulses::default());
             let slots = || self.groups.iter().map(|slots| slots.len());
             let states = split(&mut self.states, slots());
             let uncontacted = split(&mut self.uncontacted, slots());
@@ -293,28 +295,27 @@ impl Solver {
             // have.
             let (mut members, mut ids) = (&self.members[..], &mut self.ids[..]);
             let mut results = &mut self.results[..];
-            let parts = states.zip(uncontacted).zip(batches.groups_mut());
-            let groups =
-                parts
-                    .zip(&self.groups)
-                    .map(|(((states, uncontacted), batches), slots)| {
-                        let lanes = batches.batches().len() * L::WIDTH;
-                        let (own_members, rest) = members.split_at(lanes);
-                        members = rest;
-                        let (own_ids, rest) = std::mem::take(&mut ids).split_at_mut(lanes);
-                        ids = rest;
-                        let (own, rest) = std::mem::take(&mut results).split_at_mut(lanes);
-                        results = rest;
-                        Group {
-                            states,
-                            uncontacted,
-                            batches,
-                            slots: slots.start as usize..slots.end as usize,
-                            members: own_members,
-                            ids: own_ids,
-                            results: own,
-                        }
-                    });
+            let parts = states.zip(uncontacted).zip(plans);
+            let groups = parts
+                .zip(&self.groups)
+                .map(|(((states, uncontacted), plan), slots)| {
+                    let lanes = plan.len() * L::WIDTH;
+                    let (own_members, rest) = members.split_at(lanes);
+                    members = rest;
+                    let (own_ids, rest) = std::mem::take(&mut ids).split_at_mut(lanes);
+                    ids = rest;
+                    let (own, rest) = std::mem::take(&mut results).split_at_mut(lanes);
+                    results = rest;
+                    Group {
+                        states,
+                        uncontacted,
+                        plan,
+                        slots: slots.start as usize..slots.end as usize,
+                        members: own_members,
+                        ids: own_ids,
+                        results: own,
+                    }
+                });
             #[cfg(feature = "parallel")]
             if self.groups.len() > 1 && rayon::current_num_threads() > 1 {
                 use rayon::prelude::*;
@@ -405,7 +406,7 @@ impl Solver {
         }
         self.coloring.finish(self.groups.len());
         batches.layout(&self.coloring);
-        let lanes = batches.batches.len() * L::WIDTH;
+        let lanes = batches.count() * L::WIDTH;
         self.members.clear();
         self.members.resize(lanes, (NONE, NONE));
         self.ids.resize_with(lanes, ArrayVec::new);
@@ -586,7 +587,7 @@ impl Gather<'_> {
 struct Group<'a, L: Lane> {
     states: &'a mut [SolverBody],
     uncontacted: &'a mut [[Vector3; 2]],
-    batches: schedule::GroupBatches<'a, L>,
+    plan: schedule::GroupPlan<'a, L>,
     slots: Range<usize>,
     /// Per lane of the group's batches, its constraint and warm-start entry
     /// (`Solver::members`), its points' feature ids, and what the contact set keeps of it.

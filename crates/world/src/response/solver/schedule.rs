@@ -23,20 +23,89 @@ use super::batch::{Batch, Moved};
 use super::body::SolverBody;
 use super::color::{COLORS, Coloring};
 use super::lanes::Lane;
+use std::sync::Mutex;
 
 /// Constraints per block handed to a thread: below about this many, a thread costs more to
 /// wake than the block takes to solve.
 const BLOCK: usize = 128;
 
-/// The constraints of a step in batches of `L::WIDTH`, in solve order, group by group.
-#[derive(Debug, Clone, Default)]
+/// The constraints of a step in batches of `L::WIDTH`, in solve order, group by group: where
+/// each group's batches lie, and buffers to hold them. A group's batches are made just before
+/// it solves them and are done with after its restitution, so the groups solved one after the
+/// other share one buffer (as many as run at once on several threads): a scene of many groups
+/// keeps one group's batches in the cache, not all of them in memory.
+#[derive(Debug, Default)]
 pub(crate) struct Batches<L: Lane> {
-    pub(crate) batches: Vec<Batch<L>>,
+    /// How many batches the groups have in all.
+    count: usize,
     /// Per group, where its batches lie (its overflow's, then each colour's, as
     /// `Coloring::starts` gives its constraints) and its constraints' places in solve order.
     groups: Vec<Layout>,
     /// Per group, the bodies' new velocities from a colour solved on several threads.
     outputs: Vec<Vec<Option<Moved<L>>>>,
+    pool: Pool<L>,
+}
+
+impl<L: Lane> Clone for Batches<L> {
+    /// The layout; the buffers are not copied (never change a result).
+    fn clone(&self) -> Self {
+        Self {
+            count: self.count,
+            groups: self.groups.clone(),
+            outputs: Vec::new(),
+            pool: Pool::default(),
+        }
+    }
+}
+
+/// Buffers of batches, each lent to one group at a time. Which buffer a group gets (on several
+/// threads, whichever is free) changes nothing: filling a batch writes everything its stages
+/// read.
+#[derive(Debug, Default)]
+pub(crate) struct Pool<L: Lane>(Mutex<Vec<Vec<Batch<L>>>>);
+
+impl<L: Lane> Pool<L> {
+    /// The buffers (a panic elsewhere while one was lent leaves them usable: a buffer's
+    /// content is refilled before use).
+    fn lock(&self) -> std::sync::MutexGuard<'_, Vec<Vec<Batch<L>>>> {
+        self.0.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+/// One group's batches before they are made: where they lie, and its outputs.
+pub(crate) struct GroupPlan<'a, L: Lane> {
+    /// The overflow's batches `starts[0]..starts[1]`, colour `c`'s `starts[c + 1]..starts[c + 2]`.
+    starts: [usize; COLORS + 2],
+    outputs: &'a mut Vec<Option<Moved<L>>>,
+}
+
+impl<L: Lane> GroupPlan<'_, L> {
+    /// How many batches the group has.
+    pub(crate) fn len(&self) -> usize {
+        self.starts[COLORS + 1]
+    }
+
+    /// Runs `work` on the group's batches, in a buffer borrowed from `pool` (holding whatever
+    /// it last held: `work` fills them first).
+    pub(crate) fn with_batches<R>(
+        self,
+        pool: &Pool<L>,
+        work: impl FnOnce(GroupBatches<'_, L>) -> R,
+    ) -> R {
+        let mut buffer = pool.lock().pop().unwrap_or_default();
+        let len = self.len();
+        // Grown, never shrunk: a batch's boxes are allocated once and kept.
+        if buffer.len() < len {
+            buffer.resize_with(len, Batch::default);
+        }
+        let result = work(GroupBatches {
+            batches: &mut buffer[..len],
+            starts: self.starts,
+            outputs: self.outputs,
+        });
+        pool.lock().push(buffer);
+        result
+    }
 }
 
 /// One group's batches, which a stage runs over ([`GroupBatches::for_each`]).
@@ -50,8 +119,10 @@ pub(crate) struct GroupBatches<'a, L: Lane> {
 /// Where one group's batches lie.
 #[derive(Debug, Clone)]
 struct Layout {
-    /// The overflow's batches `batches[0]..batches[1]`, colour `c`'s
-    /// `batches[c + 1]..batches[c + 2]`.
+    /// How many batches the groups before this one have.
+    first: usize,
+    /// Counted from the group's first: the overflow's batches `batches[0]..batches[1]`,
+    /// colour `c`'s `batches[c + 1]..batches[c + 2]`.
     batches: [usize; COLORS + 2],
     /// The first place in solve order of the overflow and of each colour (`Coloring::starts`).
     places: [usize; COLORS + 2],
@@ -59,28 +130,38 @@ struct Layout {
 
 impl<L: Lane> Batches<L> {
     /// Lays out the batches for `coloring`'s groups and colours (their lanes are then filled
-    /// through [`fill`], an empty lane with zeros).
+    /// through [`fill`], an empty lane with zeros). Each group's batches are counted from its
+    /// first; [`Batches::locate`] counts them across the groups.
     pub(crate) fn layout(&mut self, coloring: &Coloring) {
         self.groups.clear();
-        let mut start = 0;
+        let mut count = 0;
         for starts in &coloring.starts {
             let places = starts.map(|s| s as usize);
             let mut batches = [0; COLORS + 2];
-            batches[0] = start;
             // The overflow's constraints one to a batch, each colour's `L::WIDTH`.
-            start += places[1] - places[0];
+            let mut start = places[1] - places[0];
             for color in 0..COLORS {
                 batches[color + 1] = start;
                 start += (places[color + 2] - places[color + 1]).div_ceil(L::WIDTH);
             }
             batches[COLORS + 1] = start;
-            self.groups.push(Layout { batches, places });
+            self.groups.push(Layout {
+                first: count,
+                batches,
+                places,
+            });
+            count += start;
         }
-        self.batches.resize_with(start, Batch::default);
+        self.count = count;
     }
 
-    /// The batch and lane of the constraint of colour `color` (`COLORS` for the overflow) at
-    /// `place` in solve order, in group `group`.
+    /// How many batches the groups have in all.
+    pub(crate) fn count(&self) -> usize {
+        self.count
+    }
+
+    /// The batch (counted across the groups, in order) and lane of the constraint of colour
+    /// `color` (`COLORS` for the overflow) at `place` in solve order, in group `group`.
     #[inline]
     pub(crate) fn locate(&self, group: u32, color: u8, place: u32) -> (usize, usize) {
         let layout = &self.groups[group as usize];
@@ -92,30 +173,26 @@ impl<L: Lane> Batches<L> {
         };
         let offset = place as usize - layout.places[set];
         if set == 0 {
-            return (layout.batches[0] + offset, 0);
+            return (layout.first + layout.batches[0] + offset, 0);
         }
-        (layout.batches[set] + offset / L::WIDTH, offset % L::WIDTH)
+        (
+            layout.first + layout.batches[set] + offset / L::WIDTH,
+            offset % L::WIDTH,
+        )
     }
 
-    /// Each group's batches, in order.
-    pub(crate) fn groups_mut(&mut self) -> impl Iterator<Item = GroupBatches<'_, L>> {
+    /// Each group's plan, in order, and the buffers its batches are made in.
+    pub(crate) fn groups_mut(&mut self) -> (impl Iterator<Item = GroupPlan<'_, L>>, &Pool<L>) {
         self.outputs.resize_with(self.groups.len(), Vec::new);
-        let mut rest = &mut self.batches[..];
-        let mut taken = 0;
-        self.groups
+        let plans = self
+            .groups
             .iter()
             .zip(&mut self.outputs)
-            .map(move |(layout, outputs)| {
-                let end = layout.batches[COLORS + 1];
-                let (batches, tail) = std::mem::take(&mut rest).split_at_mut(end - taken);
-                let starts = layout.batches.map(|start| start - taken);
-                (rest, taken) = (tail, end);
-                GroupBatches {
-                    batches,
-                    starts,
-                    outputs,
-                }
-            })
+            .map(|(layout, outputs)| GroupPlan {
+                starts: layout.batches,
+                outputs,
+            });
+        (plans, &self.pool)
     }
 }
 
