@@ -100,7 +100,8 @@ pub(crate) struct Solver {
     /// copied out of the batches group by group while they are cached (the contact set is
     /// written in pair order, which would read the batches out of order).
     results: Vec<Impulses>,
-    /// The constraints in batches of one (the scalar solve), four or eight.
+    /// The constraints in batches of one (the scalar solve), four or eight: their layout, and
+    /// the buffers the groups make them in.
     scalar: Batches<f32>,
     four: Batches<f32x4>,
     eight: Batches<f32x8>,
@@ -583,7 +584,8 @@ impl Gather<'_> {
 }
 
 /// One group's share of a solve: its bodies' states and velocities after the velocity update
-/// (its slots of the solver's arrays, its fixed state first), and its batches.
+/// (its slots of the solver's arrays, its fixed state first), and the plan of its batches
+/// (made when it runs, in a buffer lent to it).
 struct Group<'a, L: Lane> {
     states: &'a mut [SolverBody],
     uncontacted: &'a mut [[Vector3; 2]],
