@@ -83,11 +83,11 @@ pub fn obb_obb_contact_within(a: &Obb, b: &Obb, margin: Real) -> Option<Contact>
     }
     let size = a.half_extents.max() + b.half_extents.max();
     let tolerance = FACE_TOLERANCE * size;
-    let face = if face_b.separation > face_a.separation + tolerance {
-        face_b
+    let face = pair.result(if face_b.separation > face_a.separation + tolerance {
+        &face_b
     } else {
-        face_a
-    };
+        &face_a
+    });
     let points = pair.points_of(&face, margin, CLIP_SLOP * size);
     // The face contact's separation: its deepest clipped point.
     let clipped = points
@@ -106,6 +106,7 @@ pub fn obb_obb_contact_within(a: &Obb, b: &Obb, margin: Real) -> Option<Contact>
         && (points.is_empty() || edge.separation > face_bar + tolerance)
         && edge.separation <= margin
     {
+        let edge = pair.result(&edge);
         return Some(Contact {
             normal: edge.normal,
             depth: -edge.separation,

@@ -51,19 +51,19 @@ pub struct SatResult {
     pub separation: Real,
 }
 
-/// What the SAT found, axis kind by kind.
+/// What the SAT found, axis kind by kind (their normals computed on demand, [`Pair::result`]).
 pub(super) struct SatKinds {
     /// The axis [`obb_obb_sat`] reports: the separating one, or the least penetration with the
     /// bias toward faces.
-    pub(super) best: SatResult,
+    pub(super) best: Kept,
     /// The best of A's faces and of B's faces; `None` when an axis separated early.
-    pub(super) faces: Option<(SatResult, SatResult)>,
+    pub(super) faces: Option<(Kept, Kept)>,
     /// The best edge axis, if any was not degenerate.
-    pub(super) edge: Option<SatResult>,
+    pub(super) edge: Option<Kept>,
 }
 
 impl SatKinds {
-    fn separated(axis: SatResult) -> Self {
+    fn separated(axis: Kept) -> Self {
         Self {
             best: axis,
             faces: None,
@@ -103,19 +103,18 @@ impl<'a> Pair<'a> {
     /// later axis (B's faces after A's, edges after faces) must beat the best by a margin.
     /// With `early_out = Some(margin)`, returns at the first axis whose gap exceeds `margin`.
     pub(super) fn query(&self, early_out: Option<Real>) -> SatResult {
-        self.query_kinds(early_out).best
+        self.result(&self.query_kinds(early_out).best)
     }
 
     /// [`Pair::query`], also keeping the best axis of each kind (A's faces, B's faces, edges),
     /// for the solver's manifold, which prefers faces. The axes are chosen by their gaps
-    /// alone, and only the chosen ones' normals computed (an edge's is a cross product
-    /// normalised), once each at the end.
+    /// alone; the caller computes the normals of those it uses ([`Pair::result`]: an edge's
+    /// is a cross product normalised).
     pub(super) fn query_kinds(&self, early_out: Option<Real>) -> SatKinds {
         let (ha, hb, r, t) = (&self.a.half_extents, &self.b.half_extents, &self.r, &self.t);
         let abs_r = r.abs();
         let margin_abs = BIAS_ABSOLUTE * (ha.max() + hb.max());
         let (early_out, margin) = (early_out.is_some(), early_out.unwrap_or(0.0));
-        let result = |kept: &Kept| self.result(kept);
 
         // L = A_i: A's faces. No bias among them. Until one has a gap above minus infinity,
         // the best is A0 with a zero normal.
@@ -135,7 +134,7 @@ impl<'a> Pair<'a> {
                 };
             }
             if early_out && separation > margin {
-                return SatKinds::separated(result(&best));
+                return SatKinds::separated(best);
             }
         }
         let face_a = best;
@@ -157,7 +156,7 @@ impl<'a> Pair<'a> {
                 dist: Some(dist),
             };
             if early_out && separation > margin {
-                return SatKinds::separated(result(&candidate));
+                return SatKinds::separated(candidate);
             }
             if beats(separation, best.separation) {
                 best = candidate;
@@ -187,7 +186,7 @@ impl<'a> Pair<'a> {
                     dist: Some(dist),
                 };
                 if early_out && separation > margin {
-                    return SatKinds::separated(result(&candidate));
+                    return SatKinds::separated(candidate);
                 }
                 if beats(separation, best.separation) {
                     best = candidate;
@@ -198,15 +197,15 @@ impl<'a> Pair<'a> {
             }
         }
         SatKinds {
-            best: result(&best),
-            faces: Some((result(&face_a), result(&face_b.unwrap_or(face_a)))),
-            edge: edge.as_ref().map(result),
+            best,
+            faces: Some((face_a, face_b.unwrap_or(face_a))),
+            edge,
         }
     }
 
     /// The [`SatResult`] of an axis the query kept: its normal, pointing from A toward B
     /// (the sign of the centres' offset along the axis, `dist`; zero without one).
-    fn result(&self, kept: &Kept) -> SatResult {
+    pub(super) fn result(&self, kept: &Kept) -> SatResult {
         let sign = |x: Real| if x < 0.0 { -1.0 } else { 1.0 };
         let normal = kept
             .dist
@@ -233,8 +232,8 @@ impl<'a> Pair<'a> {
 /// the centres along it (whose sign orients its normal; `None` for the zero normal the query
 /// starts from).
 #[derive(Clone, Copy)]
-struct Kept {
+pub(super) struct Kept {
     axis: SatAxis,
-    separation: Real,
+    pub(super) separation: Real,
     dist: Option<Real>,
 }
