@@ -36,8 +36,6 @@ const BLOCK: usize = 128;
 /// keeps one group's batches in the cache, not all of them in memory.
 #[derive(Debug, Default)]
 pub(crate) struct Batches<L: Lane> {
-    /// How many batches the groups have in all.
-    count: usize,
     /// Per group, where its batches lie (its overflow's, then each colour's, as
     /// `Coloring::starts` gives its constraints) and its constraints' places in solve order.
     groups: Vec<Layout>,
@@ -50,7 +48,6 @@ impl<L: Lane> Clone for Batches<L> {
     /// The layout; the buffers are not copied (never change a result).
     fn clone(&self) -> Self {
         Self {
-            count: self.count,
             groups: self.groups.clone(),
             outputs: Vec::new(),
             pool: Pool::default(),
@@ -152,12 +149,13 @@ impl<L: Lane> Batches<L> {
             });
             count += start;
         }
-        self.count = count;
     }
 
-    /// How many batches the groups have in all.
+    /// How many batches the groups have in all: up to the end of the last group's.
     pub(crate) fn count(&self) -> usize {
-        self.count
+        self.groups
+            .last()
+            .map_or(0, |layout| layout.first + layout.batches[COLORS + 1])
     }
 
     /// The batch (counted across the groups, in order) and lane of the constraint of colour
