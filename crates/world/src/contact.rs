@@ -203,19 +203,21 @@ impl KeptContact {
     }
 
     /// The kept points with the first collider at `pose_a` and the second at `relative` to
-    /// it: each point's depth along the normal between its two surface points (in the first
-    /// body's frame), its position midway (in world space); points further apart than `margin`
-    /// are left out (`None` when none is left). The contact's depth is its deepest point's.
-    pub(crate) fn contact(
+    /// it, written into `out` (whose points must be empty): each point's depth along the
+    /// normal between its two surface points (in the first body's frame), its position midway
+    /// (in world space); points further apart than `margin` are left out. The contact's depth
+    /// is its deepest point's. Whether any point is left.
+    pub(crate) fn contact_into(
         &self,
         pose_a: &Isometry3,
         relative: &Isometry3,
         margin: Real,
-    ) -> Option<Contact> {
+        out: &mut Contact,
+    ) -> bool {
+        debug_assert!(out.points.is_empty());
         // Rotation matrices once, for the eight point transforms.
         let to_a = relative.rotation.to_rotation_matrix();
         let to_world = pose_a.rotation.to_rotation_matrix();
-        let mut points = ArrayVec::new();
         let mut depth = Real::NEG_INFINITY;
         for p in &self.points {
             let on_b = to_a * p.on_b + relative.translation.vector;
@@ -223,18 +225,16 @@ impl KeptContact {
             if point_depth >= -margin {
                 depth = depth.max(point_depth);
                 let midway = geom::na::center(&p.on_a, &on_b);
-                points.push(ContactPoint {
+                out.points.push(ContactPoint {
                     position: to_world * midway + pose_a.translation.vector,
                     depth: point_depth,
                     id: p.id,
                 });
             }
         }
-        (!points.is_empty()).then_some(Contact {
-            normal: to_world * self.normal,
-            depth,
-            points,
-        })
+        out.normal = to_world * self.normal;
+        out.depth = depth;
+        !out.points.is_empty()
     }
 
     /// Whether the entry passes [`KeptContact::validate`] (by a stricter test, without

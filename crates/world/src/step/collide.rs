@@ -11,6 +11,8 @@
 use super::sleep::is_awake_movable;
 use crate::body::{BodyHandle, BodyKind, RigidBody};
 use crate::contact::{ContactPair, KeptContact};
+use arrayvec::ArrayVec;
+use collide::Contact;
 use collide::broad::RowSweep;
 use collide::staged::{Posed, StageCounts, StagedFilter};
 use geom::{Aabb, Isometry3, Real, Vector3};
@@ -28,7 +30,7 @@ struct Found {
     indices: Vec<(u32, u32)>,
     wake: Vec<BodyHandle>,
     counts: StageCounts,
-    kept: Vec<KeptContact>,
+    kept: KeptDraft,
     reused: usize,
 }
 
@@ -96,7 +98,9 @@ pub(crate) struct Collision {
     pub(crate) stage_counts: StageCounts,
     /// How many pairs' contacts the last run reused instead of testing them.
     pub(crate) reused: usize,
-    /// The kept contacts of the run before the last (a buffer).
+    /// How the last run made its kept contacts, and the kept contacts of the run before it
+    /// (buffers).
+    draft: KeptDraft,
     kept_before: Vec<KeptContact>,
     /// Per block of pairs tested on a thread of its own, what it found.
     #[cfg(feature = "parallel")]
@@ -131,15 +135,21 @@ impl Collision {
         let mut indices = std::mem::take(&mut self.contact_indices);
         match reuse {
             Some((distance, kept)) => {
-                let mut before = std::mem::take(&mut self.kept_before);
-                std::mem::swap(&mut before, kept);
-                kept.clear();
+                let mut draft = std::mem::take(&mut self.draft);
+                draft.clear();
                 let reuse = Reuse {
                     distance,
-                    before: &before,
+                    before: kept,
                 };
-                self.test_pairs(&pairs, contacts, &mut indices, wake, Some((reuse, kept)));
-                self.kept_before = before;
+                self.test_pairs(
+                    &pairs,
+                    contacts,
+                    &mut indices,
+                    wake,
+                    Some((reuse, &mut draft)),
+                );
+                draft.apply(kept, &mut self.kept_before);
+                self.draft = draft;
             }
             None => self.test_pairs(&pairs, contacts, &mut indices, wake, None),
         }
@@ -371,7 +381,7 @@ impl Collision {
         contacts: &mut Vec<ContactPair>,
         indices: &mut Vec<(u32, u32)>,
         wake: &mut Vec<BodyHandle>,
-        reuse: Option<(Reuse<'_>, &mut Vec<KeptContact>)>,
+        reuse: Option<(Reuse<'_>, &mut KeptDraft)>,
     ) {
         let (reuse, kept) = match reuse {
             Some((reuse, kept)) => (Some(reuse), Some(kept)),
@@ -427,15 +437,14 @@ impl Collision {
         contacts: &mut Vec<ContactPair>,
         indices: &mut Vec<(u32, u32)>,
         wake: &mut Vec<BodyHandle>,
-        mut reuse: Option<(Reuse<'_>, &mut Vec<KeptContact>)>,
+        mut reuse: Option<(Reuse<'_>, &mut KeptDraft)>,
     ) -> (StageCounts, usize) {
         let mut filter = StagedFilter::new();
         let mut reused = 0;
         // The kept contacts are sorted by pair, as `pairs` are: one merge walk from the first.
-        let key = |(i, j): (usize, usize)| (self.handles[i], self.handles[j]);
         let mut cursor = match (&reuse, pairs.first()) {
             (Some((r, _)), Some(&(i, j))) => {
-                let first = key((i as usize, j as usize));
+                let first = (self.handles[i as usize], self.handles[j as usize]);
                 r.before.partition_point(|k| (k.a, k.b) < first)
             }
             _ => 0,
@@ -447,39 +456,59 @@ impl Collision {
             } else {
                 0.0
             };
-            let found = if let Some((r, kept)) = reuse.as_mut() {
-                let pair = key((i, j));
-                while r.before.get(cursor).is_some_and(|k| (k.a, k.b) < pair) {
+            let (a, b) = (self.handles[i], self.handles[j]);
+            let before = contacts.len();
+            if let Some((r, kept)) = reuse.as_mut() {
+                while r.before.get(cursor).is_some_and(|k| (k.a, k.b) < (a, b)) {
                     cursor += 1;
                 }
                 let (pose_a, pose_b) = (&self.poses[i], &self.poses[j]);
                 let relative = pose_a.inv_mul(pose_b);
                 let still = r.before.get(cursor).filter(|k| {
-                    (k.a, k.b) == pair && k.drift(&relative, self.radii[j]) < r.distance
+                    (k.a, k.b) == (a, b) && k.drift(&relative, self.radii[j]) < r.distance
                 });
                 if let Some(old) = still {
                     reused += 1;
-                    let contact = old.contact(pose_a, &relative, margin);
-                    if contact.is_some() {
-                        kept.push(old.clone());
+                    // Written straight into the list: a contact returned by value and then
+                    // pushed is copied twice through the stack.
+                    contacts.push(ContactPair {
+                        a,
+                        b,
+                        contact: Contact {
+                            normal: Vector3::zeros(),
+                            depth: 0.0,
+                            points: ArrayVec::new(),
+                        },
+                    });
+                    let last = contacts.len() - 1;
+                    if old.contact_into(pose_a, &relative, margin, &mut contacts[last].contact) {
+                        kept.order.push(KeptFrom::Reused(cursor as u32));
+                    } else {
+                        contacts.pop();
                     }
-                    contact
-                } else {
-                    let contact = filter.contact_within(&self.posed[i], &self.posed[j], margin);
-                    if let Some(contact) = &contact {
-                        let new = KeptContact::new(pair, contact, (pose_a, pose_b), relative);
-                        if new.is_sound((self.radii[i], self.radii[j])) {
-                            kept.push(new);
-                        }
+                } else if let Some(contact) =
+                    filter.contact_within(&self.posed[i], &self.posed[j], margin)
+                {
+                    let new = KeptContact::new((a, b), &contact, (pose_a, pose_b), relative);
+                    if new.is_sound((self.radii[i], self.radii[j])) {
+                        kept.order
+                            .push(KeptFrom::Computed(kept.computed.len() as u32));
+                        kept.computed.push(new);
                     }
-                    contact
+                    contacts.push(ContactPair { a, b, contact });
                 }
-            } else if self.speculative {
-                filter.contact_within(&self.posed[i], &self.posed[j], margin)
             } else {
-                filter.contact(&self.posed[i], &self.posed[j])
-            };
-            if let Some(contact) = found {
+                let found = if self.speculative {
+                    filter.contact_within(&self.posed[i], &self.posed[j], margin)
+                } else {
+                    filter.contact(&self.posed[i], &self.posed[j])
+                };
+                if let Some(contact) = found {
+                    contacts.push(ContactPair { a, b, contact });
+                }
+            }
+            if contacts.len() > before {
+                let contact = &contacts[before].contact;
                 if self.asleep[i] != self.asleep[j] {
                     // The other one moves (or was disturbed): the sleeper wakes if it can be
                     // reached within the step.
@@ -498,11 +527,6 @@ impl Collision {
                         wake.push(self.handles[sleeper]);
                     }
                 }
-                contacts.push(ContactPair {
-                    a: self.handles[i],
-                    b: self.handles[j],
-                    contact,
-                });
                 indices.push((i as u32, j as u32));
             }
         }
@@ -515,4 +539,158 @@ impl Collision {
 struct Reuse<'a> {
     distance: Real,
     before: &'a [KeptContact],
+}
+
+/// Where a kept contact of a run comes from: the last run's entry at an index (reused) or the
+/// run's computed entry at an index.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum KeptFrom {
+    Reused(u32),
+    Computed(u32),
+}
+
+/// A run's kept contacts as the narrow phase decided them, in pair order: which of the last
+/// run's it reuses and which it computed. Reused entries stay where they are: a run that
+/// reuses every entry of the last one leaves the list as it is, and any other run moves the
+/// reused entries into a new list (never copying them through a pair's test).
+#[derive(Debug, Clone, Default)]
+pub(crate) struct KeptDraft {
+    order: Vec<KeptFrom>,
+    computed: Vec<KeptContact>,
+}
+
+impl KeptDraft {
+    fn clear(&mut self) {
+        self.order.clear();
+        self.computed.clear();
+    }
+
+    /// Appends `other`'s entries (those of the blocks of pairs after this one's).
+    #[cfg(feature = "parallel")]
+    fn append(&mut self, other: &mut KeptDraft) {
+        let offset = self.computed.len() as u32;
+        self.order
+            .extend(other.order.drain(..).map(|from| match from {
+                KeptFrom::Computed(k) => KeptFrom::Computed(k + offset),
+                reused => reused,
+            }));
+        self.computed.append(&mut other.computed);
+    }
+
+    /// Makes `kept`, the last run's kept contacts, this run's; `spare` is a buffer. The
+    /// reused indices increase along the order (pairs and kept contacts are both sorted by
+    /// pair), as do the computed ones.
+    fn apply(&mut self, kept: &mut Vec<KeptContact>, spare: &mut Vec<KeptContact>) {
+        let unchanged = self.computed.is_empty()
+            && self.order.len() == kept.len()
+            && (self.order.iter().enumerate()).all(|(k, &from)| from == KeptFrom::Reused(k as u32));
+        if unchanged {
+            return;
+        }
+        spare.clear();
+        let mut old = kept.drain(..);
+        let mut next_old = 0;
+        let mut computed = self.computed.drain(..);
+        for &from in &self.order {
+            let entry = match from {
+                KeptFrom::Reused(k) => {
+                    let k = k as usize;
+                    debug_assert!(k >= next_old, "reused entries out of order");
+                    let entry = old.nth(k - next_old);
+                    next_old = k + 1;
+                    entry
+                }
+                KeptFrom::Computed(_) => computed.next(),
+            };
+            spare.extend(entry);
+        }
+        drop(old);
+        std::mem::swap(kept, spare);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use slotmap::KeyData;
+
+    /// A kept contact of the pair `(a, b)` (handles made from numbers), told apart by its
+    /// normal's `x`.
+    fn entry(a: u64, b: u64, tag: Real) -> KeptContact {
+        let handle = |k: u64| BodyHandle::from(KeyData::from_ffi((1 << 32) | k));
+        KeptContact {
+            a: handle(a),
+            b: handle(b),
+            relative: Isometry3::identity(),
+            normal: Vector3::new(tag, 0.0, 0.0),
+            points: ArrayVec::new(),
+        }
+    }
+
+    #[test]
+    fn a_draft_keeps_reused_entries_and_inserts_computed_ones_in_order() {
+        let mut kept = vec![entry(0, 1, 0.0), entry(0, 2, 1.0), entry(1, 2, 2.0)];
+        let mut spare = Vec::new();
+        // The pair (0, 1) lost its contact, (0, 2) was reused, (0, 3) is new, (1, 2) was
+        // computed again.
+        let mut draft = KeptDraft {
+            order: vec![
+                KeptFrom::Reused(1),
+                KeptFrom::Computed(0),
+                KeptFrom::Computed(1),
+            ],
+            computed: vec![entry(0, 3, 10.0), entry(1, 2, 11.0)],
+        };
+        draft.apply(&mut kept, &mut spare);
+        assert_eq!(
+            kept,
+            [entry(0, 2, 1.0), entry(0, 3, 10.0), entry(1, 2, 11.0)]
+        );
+        assert!(draft.computed.is_empty());
+    }
+
+    #[test]
+    fn a_draft_that_reuses_every_entry_leaves_the_list_in_place() {
+        let mut kept = vec![entry(0, 1, 0.0), entry(0, 2, 1.0)];
+        let (address, before) = (kept.as_ptr(), kept.clone());
+        let mut draft = KeptDraft {
+            order: vec![KeptFrom::Reused(0), KeptFrom::Reused(1)],
+            computed: Vec::new(),
+        };
+        draft.apply(&mut kept, &mut Vec::new());
+        assert_eq!(kept, before);
+        assert_eq!(kept.as_ptr(), address, "the list was copied");
+        // Every entry reused but the last: a shorter list.
+        draft.order.pop();
+        draft.apply(&mut kept, &mut Vec::new());
+        assert_eq!(kept, before[..1]);
+    }
+
+    #[cfg(feature = "parallel")]
+    #[test]
+    fn appended_drafts_point_at_their_own_computed_entries() {
+        let mut first = KeptDraft {
+            order: vec![KeptFrom::Computed(0), KeptFrom::Reused(0)],
+            computed: vec![entry(0, 1, 10.0)],
+        };
+        let mut second = KeptDraft {
+            order: vec![KeptFrom::Reused(1), KeptFrom::Computed(0)],
+            computed: vec![entry(2, 3, 11.0)],
+        };
+        first.append(&mut second);
+        assert_eq!(
+            first.order,
+            [
+                KeptFrom::Computed(0),
+                KeptFrom::Reused(0),
+                KeptFrom::Reused(1),
+                KeptFrom::Computed(1)
+            ]
+        );
+        assert!(second.order.is_empty() && second.computed.is_empty());
+        let mut kept = vec![entry(0, 2, 0.0), entry(1, 2, 1.0)];
+        first.apply(&mut kept, &mut Vec::new());
+        let tags: Vec<Real> = kept.iter().map(|k| k.normal.x).collect();
+        assert_eq!(tags, [10.0, 0.0, 1.0, 11.0]);
+    }
 }
