@@ -457,7 +457,7 @@ impl Collision {
                 0.0
             };
             let (a, b) = (self.handles[i], self.handles[j]);
-            let before = contacts.len();
+            let found_so_far = contacts.len();
             if let Some((r, kept)) = reuse.as_mut() {
                 while r.before.get(cursor).is_some_and(|k| (k.a, k.b) < (a, b)) {
                     cursor += 1;
@@ -507,8 +507,8 @@ impl Collision {
                     contacts.push(ContactPair { a, b, contact });
                 }
             }
-            if contacts.len() > before {
-                let contact = &contacts[before].contact;
+            if contacts.len() > found_so_far {
+                let contact = &contacts[found_so_far].contact;
                 if self.asleep[i] != self.asleep[j] {
                     // The other one moves (or was disturbed): the sleeper wakes if it can be
                     // reached within the step.
