@@ -22,7 +22,7 @@
 use super::body::SolverBody;
 use super::contact::{SolveSettings, is_deep};
 use super::lanes::{Lane, V3, Which};
-use geom::{Real, Vector3};
+use geom::Real;
 
 /// A 2x2 matrix of lanes, `m[row][column]`.
 pub(super) type M2<L> = [[L; 2]; 2];
@@ -132,6 +132,15 @@ pub(crate) struct Batch<L: Lane> {
     pub(super) cold: Box<Cold<L>>,
 }
 
+/// What the contact set keeps of a batch's constraints after a step ([`Batch::impulses`]).
+pub(crate) struct BatchImpulses<L> {
+    pub(crate) pushed: L,
+    pub(crate) normal: [L; 4],
+    pub(crate) friction: V3<L>,
+    pub(crate) tilt: V3<L>,
+    pub(crate) twist: L,
+}
+
 /// A body's velocities in a stage, per lane.
 #[derive(Debug, Clone, Copy, Default)]
 pub(crate) struct Motion<L> {
@@ -189,24 +198,27 @@ pub(super) fn set_matrix<L: Lane, const N: usize>(
 }
 
 impl<L: Lane> Batch<L> {
-    /// The accumulated impulses of the constraint in `lane`: per point the normal impulse,
-    /// then the friction and tilt impulses (world space) and the twist impulse.
-    pub(crate) fn impulses(&self, lane: usize) -> ([Real; 4], Vector3, Vector3, Real) {
-        let t = [self.tangents[0].lane(lane), self.tangents[1].lane(lane)];
-        let world = |v: &[L; 2]| t[0] * v[0].lane(lane) + t[1] * v[1].lane(lane);
-        (
-            self.points.map(|p| p.normal_impulse.lane(lane)),
-            world(&self.friction_impulse),
-            world(&self.tilt_impulse),
-            self.twist_impulse.lane(lane),
-        )
-    }
-
-    /// Whether the solver pushed the pair in `lane` apart this step.
-    pub(crate) fn pushed(&self, lane: usize) -> bool {
-        self.points
-            .iter()
-            .any(|p| p.normal_impulse.lane(lane) > 0.0 || p.max_normal_impulse.lane(lane) > 0.0)
+    /// Per lane: whether the solver pushed the pair apart this step (1 where it did, 0
+    /// elsewhere), then the accumulated impulses: per point the normal impulse, the friction
+    /// and tilt impulses (world space) and the twist impulse. Computed for the whole batch at
+    /// once, then read lane by lane.
+    #[inline]
+    pub(crate) fn impulses(&self) -> BatchImpulses<L> {
+        let (zero, one) = (L::splat(0.0), L::splat(1.0));
+        let mut pushed = zero;
+        for p in &self.points {
+            let pushes = p.normal_impulse.gt(zero) | p.max_normal_impulse.gt(zero);
+            pushed = L::select(pushes, one, pushed);
+        }
+        let t = &self.tangents;
+        let world = |v: &[L; 2]| t[0].scale(v[0]).add(&t[1].scale(v[1]));
+        BatchImpulses {
+            pushed,
+            normal: self.points.map(|p| p.normal_impulse),
+            friction: world(&self.friction_impulse),
+            tilt: world(&self.tilt_impulse),
+            twist: self.twist_impulse,
+        }
     }
 
     /// `[a, b]`: `I^-1 arm`, from the scales where the batch is isotropic, else `stored`'s.

@@ -282,8 +282,9 @@ impl Solver {
                     batches.for_each(states, |c, b| batch::restitution(c, b, threshold));
                     let lanes = batches.batches().iter().zip(results.chunks_mut(L::WIDTH));
                     for (c, results) in lanes {
+                        let impulses = c.impulses();
                         for (lane, result) in results.iter_mut().enumerate() {
-                            *result = Impulses::of(c, lane);
+                            *result = Impulses::of(&impulses, lane);
                         }
                     }
                 });
@@ -622,14 +623,15 @@ struct Impulses {
 }
 
 impl Impulses {
-    fn of<L: Lane>(c: &batch::Batch<L>, lane: usize) -> Self {
-        let (normal, friction, tilt, twist) = c.impulses(lane);
+    /// The constraint in `lane` of a batch's impulses.
+    #[inline]
+    fn of<L: Lane>(c: &batch::BatchImpulses<L>, lane: usize) -> Self {
         Self {
-            pushed: c.pushed(lane),
-            normal,
-            friction,
-            tilt,
-            twist,
+            pushed: c.pushed.lane(lane) != 0.0,
+            normal: c.normal.map(|x| x.lane(lane)),
+            friction: c.friction.lane(lane),
+            tilt: c.tilt.lane(lane),
+            twist: c.twist.lane(lane),
         }
     }
 }
