@@ -66,17 +66,23 @@ pub(crate) struct Inputs<'a> {
     pub(crate) cached: Option<&'a CachedContact>,
 }
 
-/// Two unit tangents completing `normal` to a right-handed frame, chosen from the normal
-/// alone (so that equal normals give equal tangents in every step). A unit vector has a
-/// component of at least `1/sqrt 3` in magnitude; the first tangent avoids it.
-fn tangents_of(normal: &Vector3) -> [Vector3; 2] {
-    let t1 = if normal.x.abs() > 0.5 {
-        Vector3::new(normal.y, -normal.x, 0.0)
-    } else {
-        Vector3::new(0.0, normal.z, -normal.y)
-    }
-    .normalize();
-    [t1, t1.cross(normal)]
+/// Per lane, two unit tangents completing `normal` to a right-handed frame, chosen from the
+/// normal alone (so that equal normals give equal tangents in every step): a unit vector has
+/// a component of at least `1/sqrt 3` in magnitude, and the first tangent avoids it. Zero in a
+/// lane without a normal (an empty lane). The operations of nalgebra's `normalize` and `cross`
+/// on one normal, lane by lane.
+fn tangents_of<L: Lane>(normal: &V3<L>) -> [V3<L>; 2] {
+    let zero = L::splat(0.0);
+    let (n, big) = (normal, normal.x.abs().gt(L::splat(0.5)));
+    let raw = V3 {
+        x: L::select(big, n.y, zero),
+        y: L::select(big, -n.x, n.z),
+        z: L::select(big, zero, -n.y),
+    };
+    let length = raw.dot(&raw).sqrt();
+    let t1 = V3::select(length.gt(zero), &raw.unscale(length), &V3::splat(0.0));
+    let t2 = t1.cross(n);
+    [t1, t2]
 }
 
 /// The kind of the constraint of `pair` (below `color::KINDS`), by which a colour orders its
@@ -130,14 +136,7 @@ pub(crate) fn gather<L: Lane>(
     c.inverse_inertia_scale[0].set_lane(lane, state_a.inverse_inertia[(0, 0)]);
     c.inverse_inertia_scale[1].set_lane(lane, state_b.inverse_inertia[(0, 0)]);
     let normal = inputs.map_or(zero, |i| i.pair.contact.normal);
-    let tangents = if inputs.is_some() {
-        tangents_of(&normal)
-    } else {
-        [zero; 2]
-    };
     c.normal.set_lane(lane, &normal);
-    c.tangents[0].set_lane(lane, &tangents[0]);
-    c.tangents[1].set_lane(lane, &tangents[1]);
     let materials = inputs.map(|i| (&i.surfaces.0.material, &i.surfaces.1.material));
     let (friction, restitution) = materials.map_or((0.0, 0.0), |(a, b)| {
         (
@@ -147,21 +146,17 @@ pub(crate) fn gather<L: Lane>(
     });
     c.friction.set_lane(lane, friction);
     c.cold.restitution.set_lane(lane, restitution);
-    // Last step's friction, twist and tilt impulses, in this step's tangents.
+    // Last step's friction and tilt impulses, world space, wait in the friction arms' places
+    // (and whether there are any in the first friction impulse's) until [`prepare`] computes
+    // the tangents, all lanes at once, and projects them; the twist impulse is kept as it is.
     let cached = inputs.and_then(|i| i.cached);
-    let project = |v: &Vector3| [v.dot(&tangents[0]), v.dot(&tangents[1])];
-    let (friction_impulse, twist_impulse, tilt_impulse) =
-        cached.map_or(([0.0; 2], 0.0, [0.0; 2]), |c| {
-            (
-                project(&c.friction_impulse),
-                c.twist_impulse,
-                project(&c.tilt_impulse),
-            )
+    let (warm, friction_impulse, twist_impulse, tilt_impulse) = cached
+        .map_or((0.0, zero, 0.0, zero), |c| {
+            (1.0, c.friction_impulse, c.twist_impulse, c.tilt_impulse)
         });
-    for k in 0..2 {
-        c.friction_impulse[k].set_lane(lane, friction_impulse[k]);
-        c.tilt_impulse[k].set_lane(lane, tilt_impulse[k]);
-    }
+    c.friction_impulse[0].set_lane(lane, warm);
+    c.friction_arms[0][0].set_lane(lane, &friction_impulse);
+    c.friction_arms[0][1].set_lane(lane, &tilt_impulse);
     c.twist_impulse.set_lane(lane, twist_impulse);
     // The points: anchors, separation, warm-started normal impulse.
     let points = inputs.map_or(&[][..], |i| &i.pair.contact.points[..]);
@@ -233,7 +228,15 @@ pub(crate) fn prepare<L: Lane>(c: &mut Batch<L>, bodies: &[SolverBody], speculat
         0.0
     });
     let n = c.normal;
-    let tangents = c.tangents;
+    let tangents = tangents_of(&n);
+    c.tangents = tangents;
+    // Last step's friction and tilt impulses (world space, where `gather` left them) in this
+    // step's tangents; zero in the lanes without.
+    let warm = c.friction_impulse[0].gt(zero);
+    let [friction_impulse, tilt_impulse] = c.friction_arms[0];
+    let project = |v: &V3<L>| tangents.map(|t| L::select(warm, v.dot(&t), zero));
+    c.friction_impulse = project(&friction_impulse);
+    c.tilt_impulse = project(&tilt_impulse);
     // Where both bodies are isotropic (`I^-1 = s 1`: cubes, balls, fixed bodies), a turn is
     // the arm scaled by `s`, as the stages compute it when every lane is, and the inverse
     // inertia is built from `s` (`gather` writes the matrices only where a lane reads them).
