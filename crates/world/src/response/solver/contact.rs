@@ -3,9 +3,9 @@
 //! Box3D models it, a 2D row at the friction centre clamped to a disc (Coulomb) and a twist row
 //! about the normal; and a tilt row that holds a face contact's relative tilt up to the tipping
 //! torque its support can take. A constraint is made once per step in its lane of a batch, in
-//! two passes: [`gather`] writes, one constraint at a time, what it is made from (the normal
-//! and its tangents, the anchors, the masses, last step's impulses); [`prepare`] then computes
-//! the rows of a whole batch at once, in its lanes. `batch` runs the stages on it: per substep
+//! two passes: [`gather`] writes, one constraint at a time, what it is made from (the normal,
+//! the anchors, the masses, last step's impulses); [`prepare`] then computes the rows of a
+//! whole batch at once, in its lanes (the tangents first). `batch` runs the stages on it: per substep
 //! warm start, solve with bias, solve without (relax, with friction), and after the substeps
 //! restitution.
 //!
