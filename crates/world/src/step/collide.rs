@@ -491,8 +491,7 @@ impl Collision {
                 {
                     let new = KeptContact::new((a, b), &contact, (pose_a, pose_b), relative);
                     if new.is_sound((self.radii[i], self.radii[j])) {
-                        kept.order
-                            .push(KeptFrom::Computed(kept.computed.len() as u32));
+                        kept.order.push(KeptFrom::Computed);
                         kept.computed.push(new);
                     }
                     contacts.push(ContactPair { a, b, contact });
@@ -542,11 +541,11 @@ struct Reuse<'a> {
 }
 
 /// Where a kept contact of a run comes from: the last run's entry at an index (reused) or the
-/// run's computed entry at an index.
+/// run's next computed entry (they are taken in order).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum KeptFrom {
     Reused(u32),
-    Computed(u32),
+    Computed,
 }
 
 /// A run's kept contacts as the narrow phase decided them, in pair order: which of the last
@@ -568,18 +567,13 @@ impl KeptDraft {
     /// Appends `other`'s entries (those of the blocks of pairs after this one's).
     #[cfg(feature = "parallel")]
     fn append(&mut self, other: &mut KeptDraft) {
-        let offset = self.computed.len() as u32;
-        self.order
-            .extend(other.order.drain(..).map(|from| match from {
-                KeptFrom::Computed(k) => KeptFrom::Computed(k + offset),
-                reused => reused,
-            }));
+        self.order.append(&mut other.order);
         self.computed.append(&mut other.computed);
     }
 
     /// Makes `kept`, the last run's kept contacts, this run's; `spare` is a buffer. The
     /// reused indices increase along the order (pairs and kept contacts are both sorted by
-    /// pair), as do the computed ones.
+    /// pair); the computed ones are taken in order.
     fn apply(&mut self, kept: &mut Vec<KeptContact>, spare: &mut Vec<KeptContact>) {
         let unchanged = self.computed.is_empty()
             && self.order.len() == kept.len()
@@ -600,7 +594,7 @@ impl KeptDraft {
                     next_old = k + 1;
                     entry
                 }
-                KeptFrom::Computed(_) => computed.next(),
+                KeptFrom::Computed => computed.next(),
             };
             spare.extend(entry);
         }
@@ -634,11 +628,7 @@ mod tests {
         // The pair (0, 1) lost its contact, (0, 2) was reused, (0, 3) is new, (1, 2) was
         // computed again.
         let mut draft = KeptDraft {
-            order: vec![
-                KeptFrom::Reused(1),
-                KeptFrom::Computed(0),
-                KeptFrom::Computed(1),
-            ],
+            order: vec![KeptFrom::Reused(1), KeptFrom::Computed, KeptFrom::Computed],
             computed: vec![entry(0, 3, 10.0), entry(1, 2, 11.0)],
         };
         draft.apply(&mut kept, &mut spare);
@@ -668,23 +658,23 @@ mod tests {
 
     #[cfg(feature = "parallel")]
     #[test]
-    fn appended_drafts_point_at_their_own_computed_entries() {
+    fn appended_drafts_keep_their_entries_in_order() {
         let mut first = KeptDraft {
-            order: vec![KeptFrom::Computed(0), KeptFrom::Reused(0)],
+            order: vec![KeptFrom::Computed, KeptFrom::Reused(0)],
             computed: vec![entry(0, 1, 10.0)],
         };
         let mut second = KeptDraft {
-            order: vec![KeptFrom::Reused(1), KeptFrom::Computed(0)],
+            order: vec![KeptFrom::Reused(1), KeptFrom::Computed],
             computed: vec![entry(2, 3, 11.0)],
         };
         first.append(&mut second);
         assert_eq!(
             first.order,
             [
-                KeptFrom::Computed(0),
+                KeptFrom::Computed,
                 KeptFrom::Reused(0),
                 KeptFrom::Reused(1),
-                KeptFrom::Computed(1)
+                KeptFrom::Computed
             ]
         );
         assert!(second.order.is_empty() && second.computed.is_empty());
