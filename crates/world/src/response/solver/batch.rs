@@ -407,6 +407,27 @@ fn push<L: Lane>(
     ]
 }
 
+/// The turns of a normal impulse, in the lanes of `which`: b turned by `turn_b`, a back.
+#[inline]
+fn turn_by<L: Lane>(
+    m: &mut [Motion<L>; 2],
+    which: &Which<L>,
+    [turn_a, turn_b]: &[V3<L>; 2],
+    impulse: L,
+) {
+    let a = m[0].angvel.sub(&turn_a.scale(impulse));
+    let b = m[1].angvel.add(&turn_b.scale(impulse));
+    m[0].angvel = which.pick3(&a, &m[0].angvel);
+    m[1].angvel = which.pick3(&b, &m[1].angvel);
+}
+
+/// The linear part of normal impulses summing to `impulse`: b pushed along `n`, a back.
+#[inline]
+fn move_along<L: Lane>(m: &mut [Motion<L>; 2], [ma, mb]: [L; 2], n: &V3<L>, impulse: L) {
+    m[0].linvel = m[0].linvel.sub(&n.scale(impulse * ma));
+    m[1].linvel = m[1].linvel.add(&n.scale(impulse * mb));
+}
+
 /// `turns[0] x + turns[1] y`.
 #[inline]
 fn combine<L: Lane>(turns: &[V3<L>; 2], impulse: &[L; 2]) -> V3<L> {
@@ -452,16 +473,18 @@ fn clamp_length<L: Lane, const N: usize>(total: [L; N], limit: L) -> [L; N] {
 /// per-substep one, as in Box2D).
 pub(crate) fn warm_start<L: Lane>(c: &mut Batch<L>, bodies: &[SolverBody]) -> Option<Moved<L>> {
     let mut m = c.motions(bodies);
+    // The normal impulses move the bodies along the normal alone: their sum, applied once.
+    let mut along_normal = L::splat(0.0);
     for (k, p) in c.points.iter().enumerate() {
         let has = Which::<L>::new(c.has_point(k));
         if !has.any() {
             break; // points fill their slots in order
         }
         let turns = c.point_turns(k);
-        let pushed = push(&m, c.inverse_mass, &c.normal, &turns, p.normal_impulse);
-        m[0] = Motion::pick(&has, &pushed[0], &m[0]);
-        m[1] = Motion::pick(&has, &pushed[1], &m[1]);
+        turn_by(&mut m, &has, &turns, p.normal_impulse);
+        along_normal = has.pick(along_normal + p.normal_impulse, along_normal);
     }
+    move_along(&mut m, c.inverse_mass, &c.normal, along_normal);
     rub(&mut m, c, &c.friction_impulse);
     let [twist_a, twist_b] = c.twist_turns();
     m[0].angvel = m[0].angvel.sub(&twist_a.scale(c.twist_impulse));
@@ -513,6 +536,13 @@ pub(crate) fn solve<L: Lane, const USE_BIAS: bool>(
     let n = c.normal;
     let (a, b) = (c.a, c.b);
     let moved = moved_b.sub(&moved_a).dot(&n);
+    // The normal rows move the bodies along `n` alone, so the points' linear velocities are
+    // not updated one by one: their normal speed is the speed at the start plus what the
+    // impulses applied so far (`along_normal`, their sum) added, and the sum moves the bodies
+    // once after the points. Fewer values live across the points than both bodies' velocities.
+    let linear_mass = c.inverse_mass[0] + c.inverse_mass[1];
+    let start_speed = m[1].linvel.sub(&m[0].linvel).dot(&n);
+    let mut along_normal = zero;
     let mut total_normal_impulse = zero;
     let mut twist_limit = zero;
     for k in 0..c.points.len() {
@@ -559,7 +589,8 @@ pub(crate) fn solve<L: Lane, const USE_BIAS: bool>(
                 zero,
             )
         };
-        let vn = normal_speed(&m[0], &m[1], &n, p);
+        let vn = start_speed + linear_mass * along_normal + m[1].angvel.dot(&p.arm_b)
+            - m[0].angvel.dot(&p.arm_a);
         let impulse = -p.normal_mass * (scale * vn + bias) - impulse_scale * p.normal_impulse;
         let total = (p.normal_impulse + impulse).max(zero);
         let impulse = total - p.normal_impulse;
@@ -567,10 +598,10 @@ pub(crate) fn solve<L: Lane, const USE_BIAS: bool>(
         p.max_normal_impulse = has.pick(p.max_normal_impulse.max(impulse), p.max_normal_impulse);
         total_normal_impulse = has.pick(total_normal_impulse + total, total_normal_impulse);
         twist_limit = has.pick(twist_limit + p.lever_arm * total, twist_limit);
-        let pushed = push(&m, c.inverse_mass, &n, &turns, impulse);
-        m[0] = Motion::pick(&has, &pushed[0], &m[0]);
-        m[1] = Motion::pick(&has, &pushed[1], &m[1]);
+        turn_by(&mut m, &has, &turns, impulse);
+        along_normal = has.pick(along_normal + impulse, along_normal);
     }
+    move_along(&mut m, c.inverse_mass, &n, along_normal);
     let tilts = Which::new(c.support_radius.gt(zero));
     if tilts.any() {
         hold_tilt(c, &mut m, total_normal_impulse, tilts);
