@@ -385,8 +385,9 @@ fn normal_speed<L: Lane>(a: &Motion<L>, b: &Motion<L>, n: &V3<L>, p: &PointLanes
     b.linvel.sub(&a.linvel).dot(n) + b.angvel.dot(&p.arm_b) - a.angvel.dot(&p.arm_a)
 }
 
-/// A normal impulse at the point: b pushed along `n`, a back (velocities or push-out
-/// velocities alike).
+/// A normal impulse at the point: b pushed along `n`, a back. For the push-out velocities;
+/// the velocity rows turn the bodies point by point ([`turn_by`]) and move them once
+/// ([`move_along`]).
 #[inline]
 fn push<L: Lane>(
     [a, b]: &[Motion<L>; 2],
