@@ -310,12 +310,17 @@ impl<L: Lane> Batch<L> {
 impl<L: Lane> Moved<L> {
     /// Writes the velocities back into the batch's bodies, except into fixed ones (static,
     /// sleeping or kinematic: no impulse changes them, and constraints of one batch may share
-    /// them) and empty lanes.
+    /// them) and empty lanes. The lanes to write are read off the inverse masses as one bit
+    /// each, not lane by lane.
     #[inline]
     pub(crate) fn store(&self, c: &Batch<L>, bodies: &mut [SolverBody]) {
+        let zero = L::splat(0.0);
         for (side, index) in [c.a.as_ref(), c.b.as_ref()].into_iter().enumerate() {
+            let mut moving = L::bits(!c.inverse_mass[side].eq(zero));
+            if moving == 0 {
+                continue;
+            }
             let Motion { linvel, angvel } = &self.motion[side];
-            let zero = L::splat(0.0);
             let (mut first, mut second) = (L::Rows::default(), L::Rows::default());
             L::to_rows([linvel.x, linvel.y, linvel.z, angvel.x], |i, r| {
                 first.as_mut()[i] = r
@@ -323,11 +328,10 @@ impl<L: Lane> Moved<L> {
             L::to_rows([angvel.y, angvel.z, zero, zero], |i, r| {
                 second.as_mut()[i] = r
             });
-            for (lane, &index) in index.iter().enumerate() {
-                if c.inverse_mass[side].lane(lane) == 0.0 {
-                    continue;
-                }
-                let body = &mut bodies[index as usize];
+            while moving != 0 {
+                let lane = moving.trailing_zeros() as usize;
+                moving &= moving - 1;
+                let body = &mut bodies[index[lane] as usize];
                 body.set_velocities(&first.as_ref()[lane], &second.as_ref()[lane]);
                 if let Some(push) = &self.push {
                     body.push_linvel = push[side].linvel.lane(lane);

@@ -51,6 +51,8 @@ pub(crate) trait Lane:
     fn select(mask: Self::Mask, t: Self, f: Self) -> Self;
     fn any(mask: Self::Mask) -> bool;
     fn all(mask: Self::Mask) -> bool;
+    /// One bit per lane, lane `i` in bit `i`: set where `mask` holds.
+    fn bits(mask: Self::Mask) -> u32;
     /// Four values per lane from a row of four per lane (`rows[i]` for lane `i`): out[j] holds
     /// every lane's `rows[i][j]` (a transpose in the wide solves).
     fn from_rows(rows: &Self::Rows) -> [Self; 4];
@@ -120,6 +122,10 @@ impl Lane for f32 {
         mask
     }
     #[inline]
+    fn bits(mask: bool) -> u32 {
+        u32::from(mask)
+    }
+    #[inline]
     fn from_rows(rows: &Self::Rows) -> [Self; 4] {
         rows[0]
     }
@@ -185,6 +191,10 @@ macro_rules! wide_lane_ops {
         #[inline]
         fn all(mask: Self) -> bool {
             mask.all()
+        }
+        #[inline]
+        fn bits(mask: Self) -> u32 {
+            mask.to_bitmask()
         }
     };
 }
