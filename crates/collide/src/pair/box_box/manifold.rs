@@ -7,7 +7,7 @@ use super::sat::{Pair, SatAxis, SatResult};
 use crate::contact::{Contact, ContactPoint, FeatureId};
 use crate::segment::closest_points_on_segments;
 use arrayvec::ArrayVec;
-use geom::{Matrix3, Obb, Point3, Real, Vector3};
+use geom::{Matrix3, Obb, Real, Vector3};
 
 impl Pair<'_> {
     /// The contact points on `axis`: the clipped incident face (points up to `margin` above the
@@ -36,6 +36,39 @@ struct ClipVertex {
     local: Vector3,
     in_label: u8,
     out_label: u8,
+}
+
+/// The incident face as it is clipped: a convex polygon of at most 8 vertices (a quad clipped
+/// by four planes gains at most one vertex per plane), in a fixed array rather than a growable
+/// one, so that a pass writes its vertices without a capacity check each.
+#[derive(Clone, Copy)]
+struct Polygon {
+    vertices: [ClipVertex; 8],
+    len: usize,
+}
+
+impl Polygon {
+    const EMPTY: Self = Self {
+        vertices: [ClipVertex {
+            local: Vector3::new(0.0, 0.0, 0.0),
+            in_label: 0,
+            out_label: 0,
+        }; 8],
+        len: 0,
+    };
+
+    fn vertices(&self) -> &[ClipVertex] {
+        &self.vertices[..self.len]
+    }
+
+    /// Appends `vertex`; a ninth is dropped (a convex quad never makes one, see above).
+    #[inline]
+    fn push(&mut self, vertex: ClipVertex) {
+        if let Some(slot) = self.vertices.get_mut(self.len) {
+            *slot = vertex;
+            self.len += 1;
+        }
+    }
 }
 
 /// How a face contact is clipped: points up to `margin` above the reference face are kept, and
@@ -73,10 +106,10 @@ fn face_points(
     let n = *reference_normal;
     let (u, v) = (reference_axes.column(k1), reference_axes.column(k2));
     let face_center = reference.center + n * reference.half_extents[k];
-    let (hu, hv) = (
+    let limits = [
         reference.half_extents[k1] + slop,
         reference.half_extents[k2] + slop,
-    );
+    ];
     let reference_face = (k as u8) * 2 + u8::from(n.dot(&reference_axes.column(k)) < 0.0);
 
     // The incident face: the other box's face most anti-parallel to n.
@@ -85,87 +118,93 @@ fn face_points(
     let m_sign = if dots[m] > 0.0 { -1.0 } else { 1.0 };
     let incident_face = (m as u8) * 2 + u8::from(m_sign < 0.0);
     let (m1, m2) = ((m + 1) % 3, (m + 2) % 3);
-    let inc_center =
-        incident.center + incident_axes.column(m) * (m_sign * incident.half_extents[m]);
-    let e1 = incident_axes.column(m1) * incident.half_extents[m1];
-    let e2 = incident_axes.column(m2) * incident.half_extents[m2];
-    let to_local = |p: Point3| {
-        let d = p - face_center;
-        Vector3::new(d.dot(&u), d.dot(&v), d.dot(&n))
-    };
+    // Its centre and half edges in the reference face's frame, and from them its corners: three
+    // vectors taken to the frame instead of four corners.
+    let to_local = |d: &Vector3| Vector3::new(d.dot(&u), d.dot(&v), d.dot(&n));
+    let center = to_local(
+        &(incident.center + incident_axes.column(m) * (m_sign * incident.half_extents[m])
+            - face_center),
+    );
+    let e1 = to_local(&(incident_axes.column(m1) * incident.half_extents[m1]));
+    let e2 = to_local(&(incident_axes.column(m2) * incident.half_extents[m2]));
     let corners = [
-        inc_center + e1 + e2,
-        inc_center - e1 + e2,
-        inc_center - e1 - e2,
-        inc_center + e1 - e2,
+        center + e1 + e2,
+        center - e1 + e2,
+        center - e1 - e2,
+        center + e1 - e2,
     ];
-    // Built and filtered in place: an `ArrayVec` collected from an iterator is pushed element by
-    // element through an out-of-line `extend`, which the narrow phase of a pile of boxes felt.
-    let mut polygon: ArrayVec<ClipVertex, 8> = ArrayVec::new();
-    for (index, p) in corners.iter().enumerate() {
-        polygon.push(ClipVertex {
-            local: to_local(*p),
+    let mut polygon = Polygon::EMPTY;
+    polygon.len = 4;
+    for (index, (vertex, local)) in polygon.vertices.iter_mut().zip(corners).enumerate() {
+        *vertex = ClipVertex {
+            local,
             in_label: ((index + 3) % 4) as u8,
             out_label: index as u8,
-        });
+        };
     }
 
     // Clip against the side planes x <= hu, -x <= hu, y <= hv, -y <= hv, from one buffer into
-    // the other and back (returning a polygon by value copies it through memcpy every time).
-    let mut scratch = ArrayVec::new();
+    // the other and back.
+    let mut scratch = Polygon::EMPTY;
     let (mut polygon, mut scratch) = (&mut polygon, &mut scratch);
-    for (plane, (coordinate, side, limit)) in
-        [(0, 1.0, hu), (0, -1.0, hu), (1, 1.0, hv), (1, -1.0, hv)]
-            .into_iter()
-            .enumerate()
+    for (plane, (coordinate, side)) in [(0, 1.0), (0, -1.0), (1, 1.0), (1, -1.0)]
+        .into_iter()
+        .enumerate()
     {
-        if polygon
-            .iter()
-            .all(|c| beyond(c, coordinate, side, limit) <= 0.0)
-        {
-            continue; // wholly inside this plane: the pass would copy it unchanged
-        }
-        clip(polygon, coordinate, side, limit, 4 + plane as u8, scratch);
-        std::mem::swap(&mut polygon, &mut scratch);
-        if polygon.is_empty() {
-            break;
+        if clip(
+            polygon,
+            coordinate,
+            side,
+            limits[coordinate],
+            4 + plane as u8,
+            scratch,
+        ) {
+            std::mem::swap(&mut polygon, &mut scratch);
+            if polygon.len == 0 {
+                break;
+            }
         }
     }
 
     let scale = reference.half_extents.max() + incident.half_extents.max();
     let tolerance = 1e-6 * scale;
-    let below = |c: &ClipVertex| c.local.z <= margin + tolerance;
-    if polygon.iter().any(below) {
-        polygon.retain(|c| below(c));
-    } else if let Some(lowest) = polygon
-        .iter()
-        .min_by(|p, q| p.local.z.total_cmp(&q.local.z))
-        .copied()
-    {
-        // Rounding at a touching contact can leave every point a hair above the face: keep the
-        // lowest.
-        polygon.clear();
-        polygon.push(lowest);
-    } else {
-        // Clipping left nothing: the incident box's deepest corner, held to the face.
-        let deepest = corners
-            .iter()
-            .map(|p| to_local(*p))
-            .min_by(|p, q| p.z.total_cmp(&q.z))
-            .unwrap_or_default();
-        polygon.push(ClipVertex {
-            local: Vector3::new(
-                deepest.x.clamp(-hu, hu),
-                deepest.y.clamp(-hv, hv),
-                deepest.z,
-            ),
-            in_label: FeatureId::CLIPPED_AWAY,
-            out_label: FeatureId::CLIPPED_AWAY,
-        });
+    let mut kept = Polygon::EMPTY;
+    for &c in polygon.vertices() {
+        if c.local.z <= margin + tolerance {
+            kept.push(c);
+        }
     }
+    if kept.len == 0 {
+        if let Some(lowest) = polygon
+            .vertices()
+            .iter()
+            .min_by(|p, q| p.local.z.total_cmp(&q.local.z))
+        {
+            // Rounding at a touching contact can leave every point a hair above the face:
+            // keep the lowest.
+            kept.push(*lowest);
+        } else {
+            // Clipping left nothing: the incident box's deepest corner, held to the face.
+            let deepest = corners
+                .into_iter()
+                .min_by(|p, q| p.z.total_cmp(&q.z))
+                .unwrap_or_default();
+            let [hu, hv] = limits;
+            kept.push(ClipVertex {
+                local: Vector3::new(
+                    deepest.x.clamp(-hu, hu),
+                    deepest.y.clamp(-hv, hv),
+                    deepest.z,
+                ),
+                in_label: FeatureId::CLIPPED_AWAY,
+                out_label: FeatureId::CLIPPED_AWAY,
+            });
+        }
+    }
+    let kept = kept.vertices();
     let mut points = ArrayVec::new();
-    for &index in &reduce_to_four(polygon) {
-        let c = &polygon[index as usize];
+    for &index in &reduce_to_four(kept) {
+        let c = &kept[index as usize];
         points.push(ContactPoint {
             position: face_center + u * c.local.x + v * c.local.y + n * (0.5 * c.local.z),
             depth: (-c.local.z).max(-margin),
@@ -180,53 +219,53 @@ fn face_points(
     points
 }
 
-/// How far `c` lies beyond the side plane `side * local[coordinate] = limit` (inside when
-/// `<= 0`).
-#[inline]
-fn beyond(c: &ClipVertex, coordinate: usize, side: Real, limit: Real) -> Real {
-    side * c.local[coordinate] - limit
-}
-
 /// One Sutherland-Hodgman pass: `out` becomes the part of the convex `polygon` where
-/// `side * local[coordinate] <= limit`; new vertices take the plane's `label`.
+/// `side * local[coordinate] <= limit`; new vertices take the plane's `label`. Returns false,
+/// leaving `out` as it was, when the whole polygon is inside (the pass would copy it).
+#[inline]
 fn clip(
-    polygon: &[ClipVertex],
+    polygon: &Polygon,
     coordinate: usize,
     side: Real,
     limit: Real,
     label: u8,
-    out: &mut ArrayVec<ClipVertex, 8>,
-) {
-    out.clear();
-    let Some(first) = polygon.first() else {
-        return;
-    };
-    // Each vertex with the one after it (the last with the first), without a division per
-    // vertex for the wrap-around.
-    let nexts = polygon[1..].iter().chain(std::iter::once(first));
-    for (&current, &next) in polygon.iter().zip(nexts) {
-        let f_current = beyond(&current, coordinate, side, limit);
-        let f_next = beyond(&next, coordinate, side, limit);
+    out: &mut Polygon,
+) -> bool {
+    // How far each vertex lies beyond the plane (inside when <= 0), and the farthest.
+    let mut beyond = [0.0; 8];
+    let mut farthest = Real::NEG_INFINITY;
+    for (f, c) in beyond.iter_mut().zip(polygon.vertices()) {
+        *f = side * c.local[coordinate] - limit;
+        farthest = farthest.max(*f);
+    }
+    if farthest <= 0.0 {
+        return false;
+    }
+    out.len = 0;
+    let len = polygon.len;
+    for i in 0..len {
+        // Each vertex with the one after it (the last with the first).
+        let next = if i + 1 == len { 0 } else { i + 1 };
+        let (current, f_current, f_next) = (polygon.vertices[i], beyond[i], beyond[next]);
         if f_current <= 0.0 {
             out.push(current);
         }
         if (f_current <= 0.0) != (f_next <= 0.0) {
             let s = f_current / (f_current - f_next);
-            let local = current.local + (next.local - current.local) * s;
+            let local = current.local + (polygon.vertices[next].local - current.local) * s;
             let (in_label, out_label) = if f_current <= 0.0 {
                 (current.out_label, label)
             } else {
                 (label, current.out_label)
             };
-            if !out.is_full() {
-                out.push(ClipVertex {
-                    local,
-                    in_label,
-                    out_label,
-                });
-            }
+            out.push(ClipVertex {
+                local,
+                in_label,
+                out_label,
+            });
         }
     }
+    true
 }
 
 /// The indices of at most 4 of the points (all of them when there are at most 4), chosen to
