@@ -231,14 +231,15 @@ fn clip(
     label: u8,
     out: &mut Polygon,
 ) -> bool {
-    // How far each vertex lies beyond the plane (inside when <= 0), and the farthest.
+    // How far each vertex lies beyond the plane (inside when <= 0), and whether any is not
+    // inside (a NaN counts as outside, as the pass below treats it).
     let mut beyond = [0.0; 8];
-    let mut farthest = Real::NEG_INFINITY;
+    let mut outside = false;
     for (f, c) in beyond.iter_mut().zip(polygon.vertices()) {
         *f = side * c.local[coordinate] - limit;
-        farthest = farthest.max(*f);
+        outside |= *f > 0.0 || f.is_nan();
     }
-    if farthest <= 0.0 {
+    if !outside {
         return false;
     }
     out.len = 0;
