@@ -40,8 +40,8 @@ struct ClipVertex {
 
 /// The incident face as it is clipped: a convex polygon of at most 8 vertices (a quad clipped
 /// by four planes gains at most one vertex per plane), in a fixed array rather than a growable
-/// one, so that a pass writes its vertices without a capacity check each.
-#[derive(Clone, Copy)]
+/// one, so that a pass writes its vertices without a capacity check each. Not `Copy`: the
+/// clipping swaps its two buffers rather than copying one.
 struct Polygon {
     vertices: [ClipVertex; 8],
     len: usize,
