@@ -68,7 +68,8 @@ pub(super) struct Cold<L> {
     pub(super) restitution: L,
     /// 1 where both bodies are isotropic (`I^-1 = s 1`), 0 elsewhere.
     pub(super) isotropic: L,
-    /// Per point slot, the normal speed at the start of the step.
+    /// Per point slot, the normal speed at the start of the step: written only in a batch
+    /// where some lane bounces (restitution reads no other).
     pub(super) relative_velocity: [L; 4],
     /// Written only in the lanes that roll.
     pub(super) rolling_mass: M3<L>,
@@ -466,6 +467,9 @@ fn clamp_length<L: Lane, const N: usize>(total: [L; N], limit: L) -> [L; N] {
         length_sq = length_sq + *x * *x;
     }
     let outside = length_sq.gt(limit * limit);
+    if !L::any(outside) {
+        return total; // inside in every lane: no square root, no division
+    }
     let scale = limit / length_sq.sqrt();
     let mut total = total;
     for x in &mut total {

@@ -214,8 +214,8 @@ pub(crate) fn gather<L: Lane>(
 
 /// Computes the rows of every lane of `c` from what [`gather`] put there: per point the lever
 /// arms `r x n`, the turns `I^-1 (r x n)` (stored in `Turns` only when a lane has an
-/// anisotropic body), the normal mass and the normal speed at the start of the step (from
-/// `bodies`' velocities); the friction centre (Box3D's weighting: points
+/// anisotropic body), the normal mass and, where some lane bounces, the normal speed at the
+/// start of the step (from `bodies`' velocities); the friction centre (Box3D's weighting: points
 /// more than twice `speculative_margin` apart hardly count, so the centre moves smoothly as
 /// points come and go) with its arms, turns and 2x2 mass, each point's reach from it (twist
 /// friction) and the support polygon's (tilt); the twist and tilt rows' masses. A lane without
@@ -264,7 +264,10 @@ pub(crate) fn prepare<L: Lane>(c: &mut Batch<L>, bodies: &[SolverBody], speculat
         let inertia = if side == 0 { inertia_a } else { inertia_b };
         V3::select(isotropic, &scaled, &mul3(inertia, arm))
     };
-    let [motion_a, motion_b] = c.motions(bodies);
+    // The normal speeds at the start of the step are read only by the restitution pass, which
+    // skips a batch where nothing bounces: the bodies are then not read here either.
+    let bounces = L::any(!c.cold.restitution.eq(zero));
+    let motions = bounces.then(|| c.motions(bodies));
     let linear = c.inverse_mass[0] + c.inverse_mass[1];
     let mut anchors = [V3::<L>::default(); 4];
     let mut center = [V3::splat(0.0); 2];
@@ -290,14 +293,16 @@ pub(crate) fn prepare<L: Lane>(c: &mut Batch<L>, bodies: &[SolverBody], speculat
         let k_normal = linear + arm_a.dot(&turn_a) + arm_b.dot(&turn_b);
         let normal_mass = L::select(k_normal.gt(zero), L::splat(1.0) / k_normal, zero);
         let velocity = |m: &Motion<L>, anchor: &V3<L>| m.linvel.add(&m.angvel.cross(anchor));
-        let relative = velocity(&motion_b, &anchor_b).sub(&velocity(&motion_a, &anchor_a));
         p.arm_a = has.pick3(&arm_a, &p.arm_a);
         p.arm_b = has.pick3(&arm_b, &p.arm_b);
         let zero3 = V3::splat(0.0);
         point_turns[k] = [has.pick3(&turn_a, &zero3), has.pick3(&turn_b, &zero3)];
         p.normal_mass = has.pick(normal_mass, p.normal_mass);
-        let speed = &mut c.cold.relative_velocity[k];
-        *speed = has.pick(relative.dot(&n), *speed);
+        if let Some([motion_a, motion_b]) = &motions {
+            let relative = velocity(motion_b, &anchor_b).sub(&velocity(motion_a, &anchor_a));
+            let speed = &mut c.cold.relative_velocity[k];
+            *speed = has.pick(relative.dot(&n), *speed);
+        }
     }
     let some = c.has_point(0);
     let center_a = center[0].unscale(total_weight);
