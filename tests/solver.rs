@@ -205,6 +205,45 @@ fn a_pyramid_of_base_40_comes_to_rest_at_4_substeps() {
     );
 }
 
+/// Box3D's large pyramid (base 100, 5,050 cubes) at Box3D's and rapier's settings: after 200
+/// steps (the comparison) its most-moved cube has sunk as rapier3d's does (0.673 m
+/// measured; rapier3d 0.668 m, 0.792 m with fresh contacts), and it still stands after 500
+/// (0.75 m measured). The known limit: it falls between steps 600 and 800 (1.3 m at 600, 23 m
+/// at 800); at the default 8 substeps it stands (next test). About 6 s in release.
+#[test]
+#[ignore = "a large scene; run by hand in release"]
+fn the_large_pyramid_stands_500_steps_at_4_substeps() {
+    let (mut world, cubes) = pyramid(100);
+    at_4_substeps(&mut world);
+    assert_eq!(cubes.len(), 5050);
+    let start = positions(&world, &cubes);
+    for _ in 0..200 {
+        world.step();
+    }
+    let moved = largest_displacement(&world, &cubes, &start);
+    assert!(moved < 0.7, "after 200 steps a cube moved {moved} m");
+    for _ in 200..500 {
+        world.step();
+    }
+    let moved = largest_displacement(&world, &cubes, &start);
+    assert!(moved < 1.0, "after 500 steps a cube moved {moved} m");
+}
+
+/// The large pyramid at the default 8 substeps stands 1,000 steps (0.179 m measured). About
+/// 20 s in release.
+#[test]
+#[ignore = "a large scene; run by hand in release"]
+fn the_large_pyramid_stands_1000_steps() {
+    let (mut world, cubes) = pyramid(100);
+    awake(&mut world);
+    let start = positions(&world, &cubes);
+    for _ in 0..1000 {
+        world.step();
+    }
+    let moved = largest_displacement(&world, &cubes, &start);
+    assert!(moved < 0.25, "after 1,000 steps a cube moved {moved} m");
+}
+
 /// A ramp tilted `angle` about z (rising toward -x) and a box of half size 0.5 resting on it,
 /// both of friction `mu` (so the pair's is `mu` too).
 fn ramp(angle: Real, mu: Real) -> (World, BodyHandle) {
