@@ -209,7 +209,7 @@ fn a_pyramid_of_base_40_comes_to_rest_at_4_substeps() {
 /// steps (the comparison) its most-moved cube has sunk as rapier3d's does (0.673 m
 /// measured; rapier3d 0.668 m, 0.792 m with fresh contacts), and it still stands after 500
 /// (0.75 m measured). The known limit: it falls between steps 600 and 800 (1.3 m at 600, 23 m
-/// at 800); at the default 8 substeps it stands (next test). About 6 s in release.
+/// at 800); at the default 8 substeps it stands (next test). About 5 s in release.
 #[test]
 #[ignore = "a large scene; run by hand in release"]
 fn the_large_pyramid_stands_500_steps_at_4_substeps() {
@@ -230,7 +230,7 @@ fn the_large_pyramid_stands_500_steps_at_4_substeps() {
 }
 
 /// The large pyramid at the default 8 substeps stands 1,000 steps (0.179 m measured). About
-/// 20 s in release.
+/// 12 s in release.
 #[test]
 #[ignore = "a large scene; run by hand in release"]
 fn the_large_pyramid_stands_1000_steps() {
