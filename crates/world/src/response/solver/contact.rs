@@ -292,13 +292,13 @@ pub(crate) fn prepare<L: Lane>(c: &mut Batch<L>, bodies: &[SolverBody], speculat
         let (turn_a, turn_b) = (turn(0, &arm_a), turn(1, &arm_b));
         let k_normal = linear + arm_a.dot(&turn_a) + arm_b.dot(&turn_b);
         let normal_mass = L::select(k_normal.gt(zero), L::splat(1.0) / k_normal, zero);
-        let velocity = |m: &Motion<L>, anchor: &V3<L>| m.linvel.add(&m.angvel.cross(anchor));
         p.arm_a = has.pick3(&arm_a, &p.arm_a);
         p.arm_b = has.pick3(&arm_b, &p.arm_b);
         let zero3 = V3::splat(0.0);
         point_turns[k] = [has.pick3(&turn_a, &zero3), has.pick3(&turn_b, &zero3)];
         p.normal_mass = has.pick(normal_mass, p.normal_mass);
         if let Some([motion_a, motion_b]) = &motions {
+            let velocity = |m: &Motion<L>, anchor: &V3<L>| m.linvel.add(&m.angvel.cross(anchor));
             let relative = velocity(motion_b, &anchor_b).sub(&velocity(motion_a, &anchor_a));
             let speed = &mut c.cold.relative_velocity[k];
             *speed = has.pick(relative.dot(&n), *speed);
