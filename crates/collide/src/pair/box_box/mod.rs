@@ -13,6 +13,7 @@
 //! minimum translation; `manifold.rs`, clipping and reduction to the contact points.
 
 mod intersects;
+mod lanes;
 mod manifold;
 mod sat;
 
@@ -21,8 +22,9 @@ pub use sat::{SatAxis, SatResult};
 
 use crate::contact::Contact;
 use geom::{Obb, Real};
+use lanes::LANES;
 use manifold::CLIP_SLOP;
-use sat::Pair;
+use sat::{Pair, WithinAxes};
 
 /// The separating axis test over all 15 axes, without early out: which axis separates the boxes
 /// (the one with the largest gap), or which gives the minimum translation. For tools and
@@ -76,17 +78,54 @@ pub fn obb_obb_contact(a: &Obb, b: &Obb) -> Option<Contact> {
 pub fn obb_obb_contact_within(a: &Obb, b: &Obb, margin: Real) -> Option<Contact> {
     debug_assert!(margin >= 0.0, "margin {margin}");
     let pair = Pair::new(a, b);
-    let kinds = pair.query_kinds(Some(margin));
-    let (face_a, face_b) = kinds.faces?;
-    if kinds.best.separation > margin {
-        return None;
+    let axes = pair.query_within(margin)?;
+    manifold_within(&pair, margin, &axes)
+}
+
+/// What the separating axis test found for one box pair, as [`obb_obb_axes_within`] leaves
+/// it for [`obb_obb_manifold_within`]: nothing when an axis separates the boxes by more than
+/// the margin.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub(crate) struct FoundAxes(Option<WithinAxes>);
+
+/// The first half of [`obb_obb_contact_within`] for each pair `(a, b, margin)` of `pairs`,
+/// into `found` (as long as `pairs`): the separating axis test, eight pairs at a time in SIMD
+/// lanes ([`lanes`]), each pair's result bit for bit the one pair at a time's.
+pub(crate) fn obb_obb_axes_within(pairs: &[(&Obb, &Obb, Real)], found: &mut [FoundAxes]) {
+    debug_assert_eq!(pairs.len(), found.len());
+    for (pairs, found) in pairs.chunks(LANES).zip(found.chunks_mut(LANES)) {
+        for (found, axes) in found.iter_mut().zip(lanes::query_within(pairs)) {
+            *found = FoundAxes(axes);
+        }
     }
+}
+
+/// The second half of [`obb_obb_contact_within`]: the manifold of boxes `a` and `b` from what
+/// [`obb_obb_axes_within`] found for them.
+pub(crate) fn obb_obb_manifold_within(
+    a: &Obb,
+    b: &Obb,
+    margin: Real,
+    found: &FoundAxes,
+) -> Option<Contact> {
+    manifold_within(&Pair::new(a, b), margin, found.0.as_ref()?)
+}
+
+/// The rest of [`obb_obb_contact_within`] once the SAT has found `axes`: the face contact,
+/// or the edge contact where the edge axis is clearly better.
+fn manifold_within(pair: &Pair<'_>, margin: Real, axes: &WithinAxes) -> Option<Contact> {
+    let WithinAxes {
+        face_a,
+        face_b,
+        edge,
+    } = axes;
+    let (a, b) = (pair.a, pair.b);
     let size = a.half_extents.max() + b.half_extents.max();
     let tolerance = FACE_TOLERANCE * size;
     let face = pair.result(if face_b.separation > face_a.separation + tolerance {
-        &face_b
+        face_b
     } else {
-        &face_a
+        face_a
     });
     let points = pair.points_of(&face, margin, CLIP_SLOP * size);
     // The face contact's separation: its deepest clipped point.
@@ -102,11 +141,11 @@ pub fn obb_obb_contact_within(a: &Obb, b: &Obb, margin: Real) -> Option<Contact>
     } else {
         1.1 * clipped
     };
-    if let Some(edge) = kinds.edge
+    if let Some(edge) = edge
         && (points.is_empty() || edge.separation > face_bar + tolerance)
         && edge.separation <= margin
     {
-        let edge = pair.result(&edge);
+        let edge = pair.result(edge);
         return Some(Contact {
             normal: edge.normal,
             depth: -edge.separation,

@@ -8,7 +8,7 @@ use std::fmt;
 /// In the contact test, an edge axis `A_i x B_j` with `|A_i x B_j|^2` below this (edges within
 /// about 1e-3 rad of parallel) is skipped: normalising it would amplify rounding, and the face
 /// axes already cover parallel edges.
-const DEGENERATE_EDGE_SQ: Real = 1e-6;
+pub(super) const DEGENERATE_EDGE_SQ: Real = 1e-6;
 
 /// A challenger axis must beat the best separation so far by this fraction of it, plus
 /// [`BIAS_ABSOLUTE`] times the boxes' size, to win: faces win near-ties over edges, and A's faces
@@ -72,6 +72,18 @@ impl SatKinds {
     }
 }
 
+/// What the solver's manifold ([`crate::obb_obb_contact_within`]) needs of the SAT when no
+/// axis separates the boxes by more than its margin ([`Pair::query_within`]).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(super) struct WithinAxes {
+    /// The best of A's faces (the largest gap, the first of equals).
+    pub(super) face_a: Kept,
+    /// The best of B's faces.
+    pub(super) face_b: Kept,
+    /// The best edge axis, if any was not degenerate.
+    pub(super) edge: Option<Kept>,
+}
+
 /// The two boxes seen from A's frame, shared by the SAT and the manifold.
 pub(super) struct Pair<'a> {
     pub(super) a: &'a Obb,
@@ -79,23 +91,15 @@ pub(super) struct Pair<'a> {
     /// Columns: the boxes' axes in world space.
     pub(super) ma: Matrix3,
     pub(super) mb: Matrix3,
-    /// `R[i][j] = A_i . B_j`.
-    r: Matrix3,
-    /// `c_B - c_A` in A's frame.
-    t: Vector3,
 }
 
 impl<'a> Pair<'a> {
     pub(super) fn new(a: &'a Obb, b: &'a Obb) -> Self {
-        let ma = a.rotation_matrix();
-        let mb = b.rotation_matrix();
         Self {
             a,
             b,
-            r: ma.tr_mul(&mb),
-            t: ma.tr_mul(&(b.center - a.center)),
-            ma,
-            mb,
+            ma: a.rotation_matrix(),
+            mb: b.rotation_matrix(),
         }
     }
 
@@ -111,7 +115,10 @@ impl<'a> Pair<'a> {
     /// alone; the caller computes the normals of those it uses ([`Pair::result`]: an edge's
     /// is a cross product normalised).
     pub(super) fn query_kinds(&self, early_out: Option<Real>) -> SatKinds {
-        let (ha, hb, r, t) = (&self.a.half_extents, &self.b.half_extents, &self.r, &self.t);
+        // `R[i][j] = A_i . B_j`, and `t = c_B - c_A` in A's frame.
+        let r = &self.ma.tr_mul(&self.mb);
+        let t = &self.ma.tr_mul(&(self.b.center - self.a.center));
+        let (ha, hb) = (&self.a.half_extents, &self.b.half_extents);
         let abs_r = r.abs();
         let margin_abs = BIAS_ABSOLUTE * (ha.max() + hb.max());
         let (early_out, margin) = (early_out.is_some(), early_out.unwrap_or(0.0));
@@ -203,6 +210,20 @@ impl<'a> Pair<'a> {
         }
     }
 
+    /// What the solver's manifold needs of [`Pair::query_kinds`] with early out at `margin`:
+    /// `None` when an axis separates the boxes by more than `margin`, else the best axis of
+    /// each kind. (The query's overall best is not needed: it comes from axes whose gap is at
+    /// most `margin`, since a larger one returns early.)
+    pub(super) fn query_within(&self, margin: Real) -> Option<WithinAxes> {
+        let kinds = self.query_kinds(Some(margin));
+        let (face_a, face_b) = kinds.faces?;
+        Some(WithinAxes {
+            face_a,
+            face_b,
+            edge: kinds.edge,
+        })
+    }
+
     /// The [`SatResult`] of an axis the query kept: its normal, pointing from A toward B
     /// (the sign of the centres' offset along the axis, `dist`; zero without one).
     pub(super) fn result(&self, kept: &Kept) -> SatResult {
@@ -231,9 +252,19 @@ impl<'a> Pair<'a> {
 /// An axis the query keeps while it looks at the others: which, its gap, and the offset of
 /// the centres along it (whose sign orients its normal; `None` for the zero normal the query
 /// starts from).
-#[derive(Clone, Copy)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub(super) struct Kept {
     axis: SatAxis,
     pub(super) separation: Real,
     dist: Option<Real>,
+}
+
+impl Kept {
+    pub(super) fn new(axis: SatAxis, separation: Real, dist: Option<Real>) -> Self {
+        Self {
+            axis,
+            separation,
+            dist,
+        }
+    }
 }
