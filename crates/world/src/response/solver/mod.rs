@@ -186,6 +186,17 @@ impl Solver {
         touching: &mut Vec<bool>,
     ) {
         std::mem::swap(cache, &mut self.previous_cache);
+        if bodies
+            .values()
+            .all(|body| body.sleep.asleep || body.kind == BodyKind::Static)
+        {
+            // Nothing moves (a world at rest, asleep): no body to integrate, no constraint
+            // (one needs a body that moves), so only the contact set is carried over.
+            self.constraint_pairs.clear();
+            self.some_asleep = bodies.values().any(|body| body.sleep.asleep);
+            self.store_impulses(bodies, contacts, cache, touching);
+            return;
+        }
         self.gather(bodies, indices);
         match self.lanes_per_batch {
             SolverLanes::One => {
@@ -461,6 +472,13 @@ impl Solver {
             previous.retain(|e| sleeping_pair(e.a, e.b));
         } else {
             previous.clear();
+        }
+        if self.constraint_pairs.is_empty() {
+            // Nothing solved (a world at rest, every body asleep): the new set is the sleeping
+            // pairs' entries, as they lie, without copying them one by one.
+            std::mem::swap(cache, &mut previous);
+            self.previous_cache = previous;
+            return;
         }
         let mut sleeping = previous.drain(..).peekable();
         for (&k, &at) in self.constraint_pairs.iter().zip(&self.lanes) {
