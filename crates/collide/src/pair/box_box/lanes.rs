@@ -1,11 +1,11 @@
 //! The separating axis test of up to eight box pairs at once, one pair in each SIMD lane
 //! (`wide`'s `f32x8`: one AVX register where the build targets AVX, else two SSE halves), for
-//! the solver's manifold ([`Pair::query_within`]). Every lane runs the scalar query's
-//! arithmetic in the scalar query's order (the rotation matrices as nalgebra makes them from
-//! the quaternions, `R` and `t` as its `tr_mul` sums them, each gap as `query_kinds` computes
-//! it), and the choices it makes become selects: each lane's answer is the scalar one, bit for
-//! bit. The query does not stop at the first separating axis: a pair found apart is `None`
-//! either way.
+//! the solver's manifold ([`Pair::query_within`](super::sat::Pair::query_within)). Every lane
+//! runs the scalar query's arithmetic in the scalar query's order (the rotation matrices as
+//! nalgebra makes them from the quaternions, `R` and `t` as its `tr_mul` sums them, each gap as
+//! `query_kinds` computes it), and the choices it makes become selects: each lane's answer is
+//! the scalar one, bit for bit. The query does not stop at the first separating axis: a pair
+//! found apart is `None` either way.
 
 use super::sat::{DEGENERATE_EDGE_SQ, Kept, SatAxis, WithinAxes};
 use geom::{Obb, Real};
