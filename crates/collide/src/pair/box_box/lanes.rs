@@ -75,16 +75,14 @@ impl Best {
         self.some |= take;
     }
 
-    /// Lane `k`'s axis, made from its index by `axis`.
-    fn kept(&self, k: usize, axis: impl Fn(u8) -> SatAxis) -> Option<Kept> {
-        let some = self.some.to_bitmask() & (1 << k) != 0;
-        some.then(|| {
-            let separation = self.separation.to_array()[k];
-            Kept::new(
-                axis(self.index.to_array()[k] as u8),
-                separation,
-                Some(self.dist.to_array()[k]),
-            )
+    /// Each lane's axis, made from its index by `axis` (`None` in a lane without one).
+    fn kept(&self, axis: impl Fn(u8) -> SatAxis) -> [Option<Kept>; LANES] {
+        let some = self.some.to_bitmask();
+        let (separation, index) = (self.separation.to_array(), self.index.to_array());
+        let dist = self.dist.to_array();
+        std::array::from_fn(|k| {
+            (some & (1 << k) != 0)
+                .then(|| Kept::new(axis(index[k] as u8), separation[k], Some(dist[k])))
         })
     }
 }
@@ -166,21 +164,21 @@ pub(super) fn query_within(pairs: &[(&Obb, &Obb, Real)]) -> [Option<WithinAxes>;
     }
 
     let separated = separated.to_bitmask();
+    let (face_a, face_b) = (face_a.kept(SatAxis::FaceA), face_b.kept(SatAxis::FaceB));
+    let edge = edge.kept(|e| SatAxis::Edge(e / 3, e % 3));
     std::array::from_fn(|k| {
         if k >= count || separated & (1 << k) != 0 {
             return None;
         }
         // Without a gap above minus infinity (NaN input), A's best is A0 with no offset.
-        let face_a = face_a
-            .kept(k, SatAxis::FaceA)
-            .unwrap_or_else(|| Kept::new(SatAxis::FaceA(0), Real::NEG_INFINITY, None));
+        let face_a =
+            face_a[k].unwrap_or_else(|| Kept::new(SatAxis::FaceA(0), Real::NEG_INFINITY, None));
         // B's first face is always taken.
-        let face_b = face_b.kept(k, SatAxis::FaceB).unwrap_or(face_a);
-        let edge = edge.kept(k, |e| SatAxis::Edge(e / 3, e % 3));
+        let face_b = face_b[k].unwrap_or(face_a);
         Some(WithinAxes {
             face_a,
             face_b,
-            edge,
+            edge: edge[k],
         })
     })
 }
