@@ -186,10 +186,13 @@ impl Solver {
         touching: &mut Vec<bool>,
     ) {
         std::mem::swap(cache, &mut self.previous_cache);
-        if bodies
-            .values()
-            .all(|body| body.sleep.asleep || body.kind == BodyKind::Static)
-        {
+        self.moves.clear();
+        self.moves.extend(
+            bodies
+                .values()
+                .map(|body| !body.sleep.asleep && body.kind != BodyKind::Static),
+        );
+        if !self.moves.contains(&true) {
             // Nothing moves (a world at rest, asleep): no body to integrate, no constraint
             // (one needs a body that moves), so only the contact set is carried over.
             self.constraint_pairs.clear();
@@ -342,14 +345,9 @@ impl Solver {
     /// The solver state of every awake dynamic or kinematic body, group by group (`group`;
     /// the groups linked by `indices`, the dense indices of the step's contacts) and in handle
     /// order within a group, each group's after a fixed state of its own (the first group's in
-    /// slot 0, the slot of every static and sleeping body); every body's surface.
+    /// slot 0, the slot of every static and sleeping body); every body's surface. `moves`
+    /// is already filled (by [`Solver::step`]).
     fn gather(&mut self, bodies: &SlotMap<BodyHandle, RigidBody>, indices: &[(u32, u32)]) {
-        self.moves.clear();
-        self.moves.extend(
-            bodies
-                .values()
-                .map(|body| !body.sleep.asleep && body.kind != BodyKind::Static),
-        );
         let (moves, slots, groups) = (&self.moves, &mut self.slots, &mut self.groups);
         self.grouping
             .group(moves, indices, group::BUDGET, slots, groups);
