@@ -20,80 +20,22 @@
 //! pyramids at 4 substeps and the large scenes also time minirigid with contact reuse
 //! (`minirigid_reused_contacts`, within `REUSE_DISTANCE`, rapier3d's recycling distance), the
 //! same work as rapier3d's default.
+//! `steady_scenes`: rapier's keva tower at equal steadiness (issue 38), each engine at the
+//! settings where it holds the tower.
 //! Run: `cargo bench --bench dynamics` (the large scenes take minutes).
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use minirigid::prelude::*;
-use rapier3d::prelude::{ColliderBuilder, PhysicsWorld, RigidBodyBuilder, RigidBodyHandle};
+use rapier3d::prelude::PhysicsWorld;
 use std::hint::black_box;
 use std::time::{Duration, Instant};
-use testbed::scenes::{bin, many_pyramids, pyramid};
+use testbed::peer::{Contacts, rapier_of};
+use testbed::scenes::{bin, keva_tower, many_pyramids, pyramid};
 
-const DT: Real = 1.0 / 60.0;
 const SETTLE_STEPS: usize = 200;
 /// minirigid's contact reuse distance in the rows that compare it with rapier3d's default
 /// recycling: rapier3d's (`normalized_contact_recycle_distance`, 5 cm at unit length).
 const REUSE_DISTANCE: Real = 0.05;
-
-/// How rapier3d finds its contacts. rapier3d 0.36 by default recycles a pair's contacts
-/// (`IntegrationParameters::contact_recycling`): while the two bodies' relative pose has moved
-/// less than 5 cm (and neither turned more than about 11 degrees) since the pair's last full
-/// narrow-phase update, it skips the narrow phase and keeps that update's points, normal and
-/// lever arms. minirigid computes every pair's contacts exactly every step; rapier3d does the
-/// same work with recycling off.
-#[derive(Clone, Copy)]
-enum Contacts {
-    /// rapier3d's default: contacts recycled.
-    Recycled,
-    /// Every pair's contacts computed every step, as minirigid does.
-    Fresh,
-}
-
-/// `scene` in rapier3d: the same bodies (cuboids and balls, static or dynamic, collider
-/// offsets identity, as in the scenes), masses, materials and poses, dt 1/60, 4 substeps,
-/// sleeping as asked and contacts found as `contacts` says. Returns the rapier world and the
-/// dynamic bodies in `scene`'s order.
-fn rapier_of(
-    scene: &World,
-    sleeping: bool,
-    contacts: Contacts,
-) -> (PhysicsWorld, Vec<(BodyHandle, RigidBodyHandle)>) {
-    let mut world = PhysicsWorld::new();
-    world.integration_parameters.dt = DT;
-    world.integration_parameters.num_solver_iterations = 4;
-    world.integration_parameters.contact_recycling = matches!(contacts, Contacts::Recycled);
-    let mut dynamic = Vec::new();
-    for (handle, body) in scene.bodies() {
-        let t = body.pose().translation.vector;
-        let r = body.pose().rotation.scaled_axis();
-        let builder = match body.kind() {
-            BodyKind::Dynamic => RigidBodyBuilder::dynamic().can_sleep(sleeping),
-            _ => RigidBodyBuilder::fixed(),
-        }
-        .translation(rapier3d::glamx::Vec3::new(t.x, t.y, t.z))
-        .rotation(rapier3d::glamx::Vec3::new(r.x, r.y, r.z));
-        let parent = world.bodies.insert(builder);
-        let shape = body.collider().shape;
-        let collider = match shape {
-            Shape::Cuboid { half_extents: e } => ColliderBuilder::cuboid(e.x, e.y, e.z),
-            Shape::Ball { radius } => ColliderBuilder::ball(radius),
-        }
-        .friction(body.material().friction)
-        .restitution(body.material().restitution);
-        let collider = if body.kind() == BodyKind::Dynamic {
-            collider.density(body.mass() / shape.volume())
-        } else {
-            collider
-        };
-        world
-            .colliders
-            .insert_with_parent(collider, parent, &mut world.bodies);
-        if body.kind() == BodyKind::Dynamic {
-            dynamic.push((handle, parent));
-        }
-    }
-    (world, dynamic)
-}
 
 /// One rapier3d step; returns the contact pairs it holds (so that the step is not optimised
 /// away).
@@ -378,6 +320,41 @@ fn large_scenes(c: &mut Criterion) {
     group.finish();
 }
 
+/// The scenes of issue 38 at equal steadiness: rapier's keva tower (its top three blocks, 3,684
+/// planks), its first `WINDOW` steps from creation, one thread, sleeping off, each engine at
+/// settings where it holds the tower (`tests/steadiness.rs` checks them): minirigid at 4
+/// substeps (its top leans 0.008 m after 10 s) and at its default of 8 (0.002 m), rapier3d as
+/// it comes (4 substeps, contacts recycled: 0.07 m) and with fresh contacts (0.06 m).
+fn steady_scenes(c: &mut Criterion) {
+    one_thread();
+    let mut group = c.benchmark_group("steady_scenes");
+    group.sample_size(10);
+    let template = keva_tower(3).0;
+    let bodies = template.len();
+    let step = |world: &mut World| {
+        world.step();
+        world.contacts().len()
+    };
+    for substeps in [4, 8] {
+        let build = || configured(template.clone(), substeps, false);
+        let id = BenchmarkId::new(format!("keva_tower/minirigid_{substeps}_substeps"), bodies);
+        group.bench_function(id, |b| {
+            b.iter_custom(|iters| timed_steps(iters, &build, &step))
+        });
+    }
+    for (contacts, peer) in [
+        (Contacts::Recycled, "rapier3d"),
+        (Contacts::Fresh, "rapier3d_fresh_contacts"),
+    ] {
+        let build = || rapier_of(&template, false, contacts).0;
+        group.bench_function(
+            BenchmarkId::new(format!("keva_tower/{peer}"), bodies),
+            |b| b.iter_custom(|iters| timed_steps(iters, &build, &rapier_step)),
+        );
+    }
+    group.finish();
+}
+
 /// Per-body cost as the scene grows: Box3D's many pyramids of base 10 (55 cubes each) in grids
 /// of 2 x 9, 14 x 13 and 43 x 43 pyramids (990, 10,010 and 101,695 cubes), 4 substeps, sleeping
 /// off, timed on their first `SCALING_WINDOW` steps.
@@ -476,5 +453,12 @@ fn sleeping_pile(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, pyramid_step, large_scenes, sleeping_pile, scaling);
+criterion_group!(
+    benches,
+    pyramid_step,
+    large_scenes,
+    steady_scenes,
+    sleeping_pile,
+    scaling
+);
 criterion_main!(benches);

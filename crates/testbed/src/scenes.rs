@@ -285,3 +285,122 @@ const ROOM_SPACING: Real = 1.5;
 fn room_per_side(count: usize) -> usize {
     (count as f64).cbrt().ceil().max(1.0) as usize
 }
+
+/// rapier's plank tower (`examples3d/stress_tests/keva3.rs`), its top `blocks` blocks (1 to 5;
+/// rapier builds 5), with the default settings: planks of half extents (0.1, 0.5, 2.0) standing
+/// on their narrow edges in crossed layers, each block closed by a layer of planks laid flat,
+/// on a ground slab of half extents (50, 0.1, 50) whose top is `y = 0`. The blocks, bottom
+/// first, are rapier's blocks `blocks` down to 1: block `i` is `i * 2` planks across and
+/// `[13, 17, 21, 41, 83][i - 1]` layers high. Three blocks are 3,684 planks. Returns the world
+/// and the planks, bottom first.
+pub fn keva_tower(blocks: usize) -> (World, Vec<BodyHandle>) {
+    assert!((1..=5).contains(&blocks), "keva_tower: 1 to 5 blocks");
+    let mut world = World::new(WorldConfig::default());
+    world
+        .insert(
+            BodyDesc::fixed()
+                .cuboid(Vector3::new(50.0, 0.1, 50.0))
+                .position(Vector3::new(0.0, -0.1, 0.0))
+                .color([0.45, 0.45, 0.5]),
+        )
+        .expect("a valid ground");
+    let half = Vector3::new(0.1, 0.5, 2.0);
+    let layers = [0, 13, 17, 21, 41, 83];
+    let mut planks = Vec::new();
+    let mut block_height = 0.0;
+    for i in (1..=blocks).rev() {
+        let across = i * 2;
+        let width = across as Real * half.z * 2.0;
+        let shift = Vector3::new(-width / 2.0, block_height, -width / 2.0);
+        keva_block(
+            &mut world,
+            &mut planks,
+            half,
+            shift,
+            (across, layers[i], across * 3 + 1),
+        );
+        block_height += layers[i] as Real * half.y * 2.0 + half.x * 2.0;
+    }
+    (world, planks)
+}
+
+/// One block of [`keva_tower`] (rapier's `build_block`): `numy` layers of planks on edge, the
+/// layers turned a quarter turn from each other (a layer along x has `numz` planks spread over
+/// the block's width, a layer along z `numx` side by side), then a closing layer laid flat.
+fn keva_block(
+    world: &mut World,
+    planks: &mut Vec<BodyHandle>,
+    half: Vector3,
+    shift: Vector3,
+    (mut numx, numy, mut numz): (usize, usize, usize),
+) {
+    let dimensions = [half, Vector3::new(half.z, half.y, half.x)];
+    let block_width = 2.0 * half.z * numx as Real;
+    let block_height = 2.0 * half.y * numy as Real;
+    let spacing = (half.z * numx as Real - half.x) / (numz as Real - 1.0);
+    let mut plank = |dim: Vector3, at: Vector3, shade: Real| {
+        let handle = world
+            .insert(BodyDesc::dynamic().cuboid(dim).position(at + shift).color([
+                0.85,
+                0.65 + 0.2 * shade,
+                0.4,
+            ]))
+            .expect("a valid plank");
+        planks.push(handle);
+    };
+    for i in 0..numy {
+        std::mem::swap(&mut numx, &mut numz);
+        let dim = dimensions[i % 2];
+        let y = dim.y * i as Real * 2.0;
+        for j in 0..numx {
+            let x = if i % 2 == 0 {
+                spacing * j as Real * 2.0
+            } else {
+                dim.x * j as Real * 2.0
+            };
+            for k in 0..numz {
+                let z = if i % 2 == 0 {
+                    dim.z * k as Real * 2.0
+                } else {
+                    spacing * k as Real * 2.0
+                };
+                plank(dim, Vector3::new(x, y, z) + dim, (i % 2) as Real);
+            }
+        }
+    }
+    // The closing layer, laid flat.
+    let dim = Vector3::new(half.z, half.x, half.y);
+    for i in 0..(block_width / (dim.x * 2.0)) as usize {
+        for j in 0..(block_width / (dim.z * 2.0)) as usize {
+            let at = Vector3::new(
+                i as Real * dim.x * 2.0 + dim.x,
+                dim.y + block_height,
+                j as Real * dim.z * 2.0 + dim.z,
+            );
+            plank(dim, at, 0.5);
+        }
+    }
+}
+
+/// Box3D's `BoxStack` sample (`samples/sample_stacking.cpp`) with the default settings: 40
+/// cubes of half size 0.5 created apart, cube `i` at `y = 0.75 + 1.25 i` (a quarter of a metre
+/// between neighbours), to fall onto each other and onto a ground whose top is `y = 0`.
+/// Returns the world and the cubes, bottom first.
+pub fn dropped_column(count: usize) -> (World, Vec<BodyHandle>) {
+    let mut world = World::new(WorldConfig::default());
+    ground(&mut world, 40.0);
+    let a = 0.5;
+    let cubes = (0..count)
+        .map(|i| {
+            world
+                .insert(
+                    BodyDesc::dynamic()
+                        .cuboid(Vector3::repeat(a))
+                        .position(Vector3::new(0.0, 1.5 * a + 2.5 * a * i as Real, 0.0))
+                        .color([0.3, 0.6, 0.9]),
+                )
+                .expect("a valid cube")
+        })
+        .collect();
+    (world, cubes)
+}

@@ -1,0 +1,92 @@
+//! The same scene in rapier3d 0.36, the peer the benches and the steadiness tests compare with:
+//! [`rapier_of`] builds a rapier world from a minirigid one, body for body.
+
+use geom::Shape;
+use geom::{Real, Vector3};
+use rapier3d::prelude::{ColliderBuilder, PhysicsWorld, RigidBodyBuilder, RigidBodyHandle};
+use world::{BodyHandle, BodyKind, World};
+
+/// How rapier3d finds its contacts. rapier3d 0.36 by default recycles a pair's contacts
+/// (`IntegrationParameters::contact_recycling`): while the two bodies' relative pose has moved
+/// less than 5 cm (and neither turned more than about 11 degrees) since the pair's last full
+/// narrow-phase update, it skips the narrow phase and keeps that update's points, normal and
+/// lever arms. minirigid computes every pair's contacts exactly every step; rapier3d does the
+/// same work with recycling off.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Contacts {
+    /// rapier3d's default: contacts recycled.
+    Recycled,
+    /// Every pair's contacts computed every step, as minirigid does.
+    Fresh,
+}
+
+/// `scene` in rapier3d: the same bodies (cuboids and balls, static or dynamic, collider
+/// offsets identity, as in the scenes), masses, materials and poses, the scene's dt, 4 substeps
+/// (`num_solver_iterations`, rapier's default, with its other defaults: 30 Hz contacts, 60 Hz
+/// against fixed bodies), sleeping as asked and contacts found as `contacts` says. Returns the
+/// rapier world and the dynamic bodies in `scene`'s order.
+pub fn rapier_of(
+    scene: &World,
+    sleeping: bool,
+    contacts: Contacts,
+) -> (PhysicsWorld, Vec<(BodyHandle, RigidBodyHandle)>) {
+    let mut world = PhysicsWorld::new();
+    world.integration_parameters.dt = scene.config().dt;
+    world.integration_parameters.num_solver_iterations = 4;
+    world.integration_parameters.contact_recycling = contacts == Contacts::Recycled;
+    let g = scene.config().gravity;
+    world.gravity = rapier3d::glamx::Vec3::new(g.x, g.y, g.z);
+    let mut dynamic = Vec::new();
+    for (handle, body) in scene.bodies() {
+        let t = body.pose().translation.vector;
+        let r = body.pose().rotation.scaled_axis();
+        let builder = match body.kind() {
+            BodyKind::Dynamic => RigidBodyBuilder::dynamic().can_sleep(sleeping),
+            _ => RigidBodyBuilder::fixed(),
+        }
+        .translation(rapier3d::glamx::Vec3::new(t.x, t.y, t.z))
+        .rotation(rapier3d::glamx::Vec3::new(r.x, r.y, r.z));
+        let parent = world.bodies.insert(builder);
+        let shape = body.collider().shape;
+        let collider = match shape {
+            Shape::Cuboid { half_extents: e } => ColliderBuilder::cuboid(e.x, e.y, e.z),
+            Shape::Ball { radius } => ColliderBuilder::ball(radius),
+        }
+        .friction(body.material().friction)
+        .restitution(body.material().restitution);
+        let collider = if body.kind() == BodyKind::Dynamic {
+            collider.density(body.mass() / shape.volume())
+        } else {
+            collider
+        };
+        world
+            .colliders
+            .insert_with_parent(collider, parent, &mut world.bodies);
+        if body.kind() == BodyKind::Dynamic {
+            dynamic.push((handle, parent));
+        }
+    }
+    (world, dynamic)
+}
+
+/// The pose of rapier body `handle` as minirigid's types: its translation and its unit
+/// quaternion.
+pub fn rapier_pose(peer: &PhysicsWorld, handle: RigidBodyHandle) -> geom::Isometry3 {
+    let body = &peer.bodies[handle];
+    let t = body.translation();
+    let q = body.rotation();
+    geom::Isometry3::from_parts(
+        geom::na::Translation3::new(t.x, t.y, t.z),
+        geom::UnitQuaternion::new_unchecked(geom::Quaternion::new(
+            q.w as Real,
+            q.x as Real,
+            q.y as Real,
+            q.z as Real,
+        )),
+    )
+}
+
+/// A vector of `Vector3`'s type from rapier's.
+pub fn vector(v: rapier3d::glamx::Vec3) -> Vector3 {
+    Vector3::new(v.x, v.y, v.z)
+}
