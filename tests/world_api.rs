@@ -139,9 +139,11 @@ fn setters_check_and_leave_the_body_unchanged_on_error() {
     );
     // And every solver setting, by name.
     type Corruption = fn(&mut SolverConfig);
-    let cases: [(Corruption, &str); 8] = [
+    let cases: [(Corruption, &str); 10] = [
         (|s| s.substeps = 0, "config.solver.substeps"),
         (|s| s.substeps = 1_000, "config.solver.substeps"),
+        (|s| s.soft_iterations = 0, "config.solver.soft_iterations"),
+        (|s| s.soft_iterations = 17, "config.solver.soft_iterations"),
         (
             |s| s.contact_hertz = Real::NAN,
             "config.solver.contact_hertz",

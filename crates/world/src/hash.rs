@@ -17,6 +17,12 @@ impl World {
         h.u64(u64::from(c.max_steps_per_advance));
         let solver = &c.solver;
         h.u64(u64::from(solver.substeps));
+        // Hashed only when not 1, so that worlds solved with one soft iteration (as every
+        // world was before it was a setting) hash as they did (the older formats' pinned
+        // hashes hold).
+        if solver.soft_iterations != 1 {
+            h.u64(u64::from(solver.soft_iterations));
+        }
         h.f32(solver.contact_hertz);
         h.f32(solver.contact_damping_ratio);
         h.f32(solver.max_push_out_speed);

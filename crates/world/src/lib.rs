@@ -27,7 +27,8 @@ pub use body::{
     VisualShape,
 };
 pub use config::{
-    MAX_REUSE_DISTANCE, MAX_SUBSTEPS, Response, SleepConfig, SolverConfig, WorldConfig,
+    MAX_REUSE_DISTANCE, MAX_SOFT_ITERATIONS, MAX_SUBSTEPS, Response, SleepConfig, SolverConfig,
+    WorldConfig,
 };
 pub use contact::{CachedContact, CachedPoint, ContactEvent, ContactPair, KeptContact, KeptPoint};
 pub use error::{SnapshotError, WorldError};

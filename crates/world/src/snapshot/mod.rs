@@ -7,10 +7,12 @@
 //! and never change a result, so a restored world steps bit for bit like the original, also
 //! when it was saved mid-contact.
 //!
-//! Formats: version 4 (this build) added contact reuse (its distance and the kept contacts).
+//! Formats: version 5 (this build) added the solver's soft iterations per substep. Version 4
+//! added contact reuse (its distance and the kept contacts).
 //! Version 3 added sleeping (its settings and each body's sleep state) and the solver's rolling
 //! resistance. Version 2 added the solver's settings and the contact set. Older files still
-//! load: version 3 worlds get contact reuse off; version 2 worlds get sleeping and rolling
+//! load: versions 2 to 4 get one soft iteration per substep, as they solved; version 3 worlds
+//! get contact reuse off; version 2 worlds get sleeping and rolling
 //! resistance turned off (the
 //! features that build did not have; later solver changes, such as the stiffness cap, apply to
 //! them as to every world), version 1 worlds
@@ -35,10 +37,10 @@ use std::path::Path;
 
 mod legacy;
 
-use legacy::{v1, v2, v3};
+use legacy::{v1, v2, v3, v4};
 
-/// The format version this build writes (it also reads versions 1 to 3).
-pub const SNAPSHOT_VERSION: u32 = 4;
+/// The format version this build writes (it also reads versions 1 to 4).
+pub const SNAPSHOT_VERSION: u32 = 5;
 
 /// The oldest format version this build reads.
 pub const OLDEST_SNAPSHOT_VERSION: u32 = 1;
@@ -105,6 +107,10 @@ impl Snapshot {
             serde_json::from_str::<v3::Snapshot>(text)
                 .map_err(json)?
                 .upgraded()
+        } else if header.version == 4 {
+            serde_json::from_str::<v4::Snapshot>(text)
+                .map_err(json)?
+                .upgraded()
         } else {
             serde_json::from_str(text).map_err(json)
         }
@@ -145,6 +151,10 @@ impl Snapshot {
             (old.upgraded()?, left)
         } else if version == 3 {
             let (old, left): (v3::Snapshot, &[u8]) =
+                postcard::take_from_bytes(payload).map_err(binary)?;
+            (old.upgraded()?, left)
+        } else if version == 4 {
+            let (old, left): (v4::Snapshot, &[u8]) =
                 postcard::take_from_bytes(payload).map_err(binary)?;
             (old.upgraded()?, left)
         } else {

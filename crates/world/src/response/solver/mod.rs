@@ -8,7 +8,8 @@
 //!    integrate velocities (gravity, gyroscopic term), warm start (apply the accumulated
 //!    impulses: in the first substep constraint by constraint, in the later ones per body, as
 //!    the velocity change the contacts made in the last substep; see [`integrate_velocities`]),
-//!    solve (one soft iteration with position bias and speculative contacts; overlaps
+//!    solve (`SolverConfig::soft_iterations` soft iterations with position bias and speculative
+//!    contacts; overlaps
 //!    deeper than `contact::DEEP_OVERLAP` push out through push-out velocities instead),
 //!    integrate positions (velocity plus push-out, which is then dropped), relax (one rigid
 //!    iteration, with friction);
@@ -235,6 +236,7 @@ impl Solver {
         config: &WorldConfig,
     ) {
         let substeps = config.solver.substeps.max(1);
+        let soft_iterations = config.solver.soft_iterations.max(1);
         let h = config.dt / substeps as Real;
         let settings = SolveSettings::new(&config.solver, h);
         let threshold = config.solver.restitution_threshold;
@@ -289,7 +291,10 @@ impl Solver {
                         if first {
                             batches.for_each(states, batch::warm_start);
                         }
-                        batches.for_each(states, |c, b| batch::solve::<_, true>(c, b, &settings));
+                        for _ in 0..soft_iterations {
+                            batches
+                                .for_each(states, |c, b| batch::solve::<_, true>(c, b, &settings));
+                        }
                         integrate_positions(states, bodies.kinds, h, max_push_out_speed);
                         batches.for_each(states, |c, b| batch::solve::<_, false>(c, b, &settings));
                     }
