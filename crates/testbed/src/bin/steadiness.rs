@@ -1,10 +1,11 @@
 //! How steady the plank tower and the dropped column stay, in minirigid and rapier3d, second by
 //! second (issue 38). One thread (built alone, testbed's minirigid has no `parallel` feature), sleeping off on both sides.
 //!
-//! `cargo run --release -p testbed --bin steadiness -- [keva|column|pyramid]
+//! `cargo run --release -p testbed --bin steadiness -- [keva|column|pyramid|stack]
 //! [minirigid|minirigid-reuse|rapier|rapier-fresh] [substeps] [seconds] [blocks]`: defaults keva,
-//! minirigid, 4, 10, 3. `pyramid` is Box3D's large pyramid, read at steps 100, 200 and 500 (the
-//! largest displacement of a cube). With `PROFILE` set in the environment, the tower's mean
+//! minirigid, 4, 10, 3. `pyramid` is Box3D's large pyramid, read at steps 100 to 1,000 (the
+//! largest displacement of a cube); `stack` a column of `blocks` unit cubes created touching
+//! (its distance off its axis). With `PROFILE` set in the environment, the tower's mean
 //! displacement by 5 m of height and every fifth cube of the column are printed too.
 
 use testbed::scenes::{dropped_column, keva_tower};
@@ -22,7 +23,8 @@ fn main() {
         "keva" => keva_tower(blocks),
         "column" => dropped_column(40),
         "pyramid" => testbed::scenes::pyramid(100),
-        other => panic!("unknown scene {other}: keva, column or pyramid"),
+        "stack" => testbed::scenes::stack(blocks),
+        other => panic!("unknown scene {other}: keva, column, pyramid or stack"),
     };
     let mut engine = match engine.as_str() {
         "minirigid" => Engine::minirigid(&world, &bodies, substeps),
@@ -41,9 +43,16 @@ fn main() {
     };
     let start = engine.poses();
     let at: Vec<usize> = if scene == "pyramid" {
-        vec![100, 200, 500]
+        vec![100, 200, 500, 600, 800, 1000]
     } else {
         (1..=seconds).map(|s| s * 60).collect()
+    };
+    let largest_move = |now: &[geom::Isometry3]| {
+        start
+            .iter()
+            .zip(now)
+            .map(|(s, n)| (n.translation.vector - s.translation.vector).norm())
+            .fold(0.0, f32::max)
     };
     let clock = std::time::Instant::now();
     println!("{scene}, {} bodies, {substeps} substeps", bodies.len());
@@ -77,17 +86,16 @@ fn main() {
                 println!("    by 5 m of height: {}", line.join(" "));
             }
         } else if scene == "pyramid" {
-            let moved = start
-                .iter()
-                .zip(now)
-                .map(|(s, n)| (n.translation.vector - s.translation.vector).norm())
-                .fold(0.0, f32::max);
-            println!("step {step:>4}  largest displacement {moved:.4} m  ({elapsed:.1} s)");
+            println!(
+                "step {step:>4}  largest displacement {:.4} m  ({elapsed:.1} s)",
+                largest_move(now)
+            );
         } else {
             println!(
-                "t {:>3} s  off axis {:.4} m  ({elapsed:.1} s)",
+                "t {:>3} s  off axis {:.4} m  largest displacement {:.4} m  ({elapsed:.1} s)",
                 step / 60,
-                off_axis(now)
+                off_axis(now),
+                largest_move(now)
             );
             if std::env::var("PROFILE").is_ok() {
                 let line: Vec<String> = now
