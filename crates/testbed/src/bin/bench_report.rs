@@ -164,7 +164,7 @@ fn dynamics(root: &Path, out: &mut String) {
     let _ = writeln!(
         out,
         "\n## Dynamics (full step, per step)\n\nThe engines step the same scene (built from \
-         `testbed::scenes`; rapier3d's by the bench's `rapier_of`: same shapes, masses, \
+         `testbed::scenes`; rapier3d's by `testbed::peer::rapier_of`: same shapes, masses, \
          friction 0.6, poses) at dt 1/60 with 4 substeps (rapier's `num_solver_iterations`), \
          sleeping off; both solve contacts several at a time in SIMD lanes (minirigid eight in \
          AVX lanes, its default wide solve on this machine; rapier3d four; the tables after the \
@@ -316,7 +316,62 @@ fn dynamics(root: &Path, out: &mut String) {
             );
         }
     }
+    steady_scenes(root, out);
     dynamics_scaling(root, out);
+}
+
+/// Rapier's keva tower at equal steadiness (issue 38): each engine at settings where it holds
+/// the tower, its first 100 steps from creation.
+fn steady_scenes(root: &Path, out: &mut String) {
+    let peer = median_ns(root, "steady_scenes/keva_tower_rapier3d/3685");
+    let fresh = median_ns(
+        root,
+        "steady_scenes/keva_tower_rapier3d_fresh_contacts/3685",
+    );
+    let Some(peer) = peer else {
+        return;
+    };
+    let _ = writeln!(
+        out,
+        "\n### Rapier's keva tower at equal steadiness\n\nThe top three blocks of rapier's \
+         `keva3` stress test (3,684 planks on edge in crossed layers), one thread, sleeping off, \
+         the mean step over the first 100 steps from creation, each engine at settings where \
+         it holds the tower. The top's lean after 10 s (`tests/steadiness.rs`, measured when \
+         this section was added): minirigid at 4 substeps 0.008 m, at 8 substeps 0.002 m; \
+         rapier3d as it comes (4 substeps, contacts recycled) 0.074 m; with fresh contacts \
+         0.064 m (`cargo run --release -p testbed --bin steadiness -- keva rapier-fresh`).\n"
+    );
+    let _ = writeln!(
+        out,
+        "| engine | mean step | / rapier3d | / rapier3d, fresh contacts | target | met |"
+    );
+    let _ = writeln!(out, "|---|---:|---:|---:|---:|:-:|");
+    let rows = [
+        ("minirigid, 4 substeps", "minirigid_4_substeps", Some(0.7)),
+        (
+            "minirigid, 8 substeps (default)",
+            "minirigid_8_substeps",
+            None,
+        ),
+        ("rapier3d", "rapier3d", None),
+        ("rapier3d, fresh contacts", "rapier3d_fresh_contacts", None),
+    ];
+    for (name, id, target) in rows {
+        let Some(ns) = median_ns(root, &format!("steady_scenes/keva_tower_{id}/3685")) else {
+            continue;
+        };
+        let (target, met) = match target {
+            Some(t) => (format!("<= {t}"), if ns / peer <= t { "yes" } else { "no" }),
+            None => ("-".into(), ""),
+        };
+        let _ = writeln!(
+            out,
+            "| {name} | {} | {:.2} | {} | {target} | {met} |",
+            time(ns),
+            ns / peer,
+            fresh.map_or("-".into(), |f| format!("{:.2}", ns / f)),
+        );
+    }
 }
 
 /// The fields the bench's setup saved for scene `name` (tab-separated: name, bodies, steps,

@@ -2,8 +2,8 @@
 //! second (issue 38). One thread (built alone, testbed's minirigid has no `parallel` feature), sleeping off on both sides.
 //!
 //! `cargo run --release -p testbed --bin steadiness -- [keva|column|pyramid|stack]
-//! [minirigid|minirigid-reuse|rapier|rapier-fresh] [substeps] [seconds] [blocks]`: defaults keva,
-//! minirigid, 4, 10, 3. `pyramid` is Box3D's large pyramid, read at steps 100 to 1,000 (the
+//! [minirigid|minirigid-reuse|rapier|rapier-fresh] [substeps] [seconds] [blocks]
+//! [soft iterations]`: defaults keva, minirigid, 4, 10, 3 and minirigid's default. `pyramid` is Box3D's large pyramid, read at steps 100 to 1,000 (the
 //! largest displacement of a cube); `stack` a column of `blocks` unit cubes created touching
 //! (its distance off its axis). With `PROFILE` set in the environment, the tower's mean
 //! displacement by 5 m of height and every fifth cube of the column are printed too.
@@ -19,6 +19,7 @@ fn main() {
     let substeps: u32 = arg(2, "4").parse().expect("substeps: a whole number");
     let seconds: usize = arg(3, "10").parse().expect("seconds: a whole number");
     let blocks: usize = arg(4, "3").parse().expect("blocks: 1 to 5");
+    let soft_iterations: Option<u32> = args.get(5).map(|a| a.parse().expect("soft iterations"));
     let (world, bodies) = match scene.as_str() {
         "keva" => keva_tower(blocks),
         "column" => dropped_column(40),
@@ -27,7 +28,15 @@ fn main() {
         other => panic!("unknown scene {other}: keva, column, pyramid or stack"),
     };
     let mut engine = match engine.as_str() {
-        "minirigid" => Engine::minirigid(&world, &bodies, substeps),
+        "minirigid" => {
+            let mut engine = Engine::minirigid(&world, &bodies, substeps);
+            if let (Engine::Minirigid(w, _), Some(n)) = (&mut engine, soft_iterations) {
+                let mut config = *w.config();
+                config.solver.soft_iterations = n;
+                w.set_config(config).expect("valid settings");
+            }
+            engine
+        }
         "rapier" => Engine::rapier(&world, &bodies),
         "rapier-fresh" => Engine::rapier_with(&world, &bodies, testbed::peer::Contacts::Fresh),
         "minirigid-reuse" => {
