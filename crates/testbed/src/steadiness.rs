@@ -1,6 +1,6 @@
 //! How steady a scene stays, measured the same way in minirigid and in rapier3d (issue 38): the
 //! plank tower's fallen planks and the lean of its top, the dropped column's distance off its
-//! axis. Both engines are read through [`Poses`], so that each figure is computed by one
+//! axis. Both engines are read through [`Engine::poses`], so that each figure is computed by one
 //! function from the bodies' poses alone.
 
 use crate::peer::{Contacts, rapier_of, rapier_pose};
