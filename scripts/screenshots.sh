@@ -13,3 +13,4 @@ run box_box --offset 1.6,0.5,0.2 --angles 0.3,0.5,0.1 --screenshot docs/box_box.
 run many_bodies --frames 61 --steps-per-frame 10 --screenshot docs/many_bodies.png
 run many_bodies --scene room --frames 120 --screenshot docs/many_bodies_room.png
 run pyramid --frames 100 --fire-frame 20 --screenshot docs/pyramid.png
+run tower --frames 60 --screenshot docs/tower.png
