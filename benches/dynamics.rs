@@ -31,6 +31,7 @@ use std::hint::black_box;
 use std::time::{Duration, Instant};
 use testbed::peer::{Contacts, rapier_of};
 use testbed::scenes::{bin, keva_tower, many_pyramids, pyramid};
+use testbed::steadiness::{Engine, run, tower_reading};
 
 const SETTLE_STEPS: usize = 200;
 /// minirigid's contact reuse distance in the rows that compare it with rapier3d's default
@@ -322,14 +323,16 @@ fn large_scenes(c: &mut Criterion) {
 
 /// The scenes of issue 38 at equal steadiness: rapier's keva tower (its top three blocks, 3,684
 /// planks), its first `WINDOW` steps from creation, one thread, sleeping off, each engine at
-/// settings where it holds the tower (`tests/steadiness.rs` checks them): minirigid at 4
-/// substeps (its top leans 0.008 m after 10 s) and at its default of 8 (0.002 m), rapier3d as
-/// it comes (4 substeps, contacts recycled: 0.07 m) and with fresh contacts (0.06 m).
+/// settings where it holds the tower (`tests/steadiness.rs` checks them; the setup measures
+/// and saves how steady each stays, [`tower_steadiness_report`]): minirigid at 4 substeps and
+/// at its default of 8, rapier3d as it comes (4 substeps, contacts recycled) and with fresh
+/// contacts.
 fn steady_scenes(c: &mut Criterion) {
     one_thread();
     let mut group = c.benchmark_group("steady_scenes");
     group.sample_size(10);
-    let template = keva_tower(3).0;
+    let (template, planks) = keva_tower(3);
+    tower_steadiness_report(&template, &planks);
     let bodies = template.len();
     let step = |world: &mut World| {
         world.step();
@@ -353,6 +356,47 @@ fn steady_scenes(c: &mut Criterion) {
         );
     }
     group.finish();
+}
+
+/// How steady each engine of [`steady_scenes`] holds the keva tower: its top's lean after 5 and
+/// 10 s (300 and 600 steps) and the planks fallen by then, printed and saved for the report
+/// tool (`target/criterion/steadiness/keva_tower`: a line per engine, tab-separated name, lean
+/// at 5 s, lean at 10 s, fallen).
+fn tower_steadiness_report(scene: &World, planks: &[BodyHandle]) {
+    let engines: [(&str, Engine); 4] = [
+        ("minirigid_4_substeps", Engine::minirigid(scene, planks, 4)),
+        ("minirigid_8_substeps", Engine::minirigid(scene, planks, 8)),
+        (
+            "rapier3d",
+            Engine::rapier_with(scene, planks, Contacts::Recycled),
+        ),
+        (
+            "rapier3d_fresh_contacts",
+            Engine::rapier_with(scene, planks, Contacts::Fresh),
+        ),
+    ];
+    let mut lines = String::new();
+    for (name, mut engine) in engines {
+        let start = engine.poses();
+        let readings = run(&mut engine, &[300, 600], |_, now| {
+            tower_reading(&start, now)
+        });
+        let (at_5, at_10) = (readings[0], readings[1]);
+        eprintln!(
+            "keva tower, {name}: top leans {:.4} m after 5 s, {:.4} m after 10 s; {} planks fell",
+            at_5.lean, at_10.lean, at_10.fallen
+        );
+        lines.push_str(&format!(
+            "{name}\t{}\t{}\t{}\n",
+            at_5.lean, at_10.lean, at_10.fallen
+        ));
+    }
+    let dir = std::path::Path::new("target/criterion/steadiness");
+    if let Err(e) =
+        std::fs::create_dir_all(dir).and_then(|()| std::fs::write(dir.join("keva_tower"), lines))
+    {
+        eprintln!("could not save the keva tower's steadiness: {e}");
+    }
 }
 
 /// Per-body cost as the scene grows: Box3D's many pyramids of base 10 (55 cubes each) in grids

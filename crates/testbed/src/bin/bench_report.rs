@@ -336,16 +336,31 @@ fn steady_scenes(root: &Path, out: &mut String) {
         "\n### Rapier's keva tower at equal steadiness\n\nThe top three blocks of rapier's \
          `keva3` stress test (3,684 planks on edge in crossed layers), one thread, sleeping off, \
          the mean step over the first 100 steps from creation, each engine at settings where \
-         it holds the tower. The top's lean after 10 s (`tests/steadiness.rs`, measured when \
-         this section was added): minirigid at 4 substeps 0.008 m, at 8 substeps 0.002 m; \
-         rapier3d as it comes (4 substeps, contacts recycled) 0.074 m; with fresh contacts \
-         0.064 m (`cargo run --release -p testbed --bin steadiness -- keva rapier-fresh`).\n"
+         it holds the tower. The last columns: how far the top layer moved sideways after 5 and \
+         10 s and how many planks fell, each engine from the same start (measured by the \
+         bench's setup, `testbed::steadiness`).\n"
     );
     let _ = writeln!(
         out,
-        "| engine | mean step | / rapier3d | / rapier3d, fresh contacts | target | met |"
+        "| engine | mean step | / rapier3d | / rapier3d, fresh contacts | target | met | lean at 5 s | lean at 10 s | fallen |"
     );
-    let _ = writeln!(out, "|---|---:|---:|---:|---:|:-:|");
+    let _ = writeln!(out, "|---|---:|---:|---:|---:|:-:|---:|---:|---:|");
+    let steadiness =
+        std::fs::read_to_string(root.join("steadiness").join("keva_tower")).unwrap_or_default();
+    let steady = |id: &str| -> [String; 3] {
+        steadiness
+            .lines()
+            .map(|line| line.split('\t').collect::<Vec<_>>())
+            .find(|fields| fields.len() == 4 && fields[0] == id)
+            .map_or_else(
+                || ["-".into(), "-".into(), "-".into()],
+                |f| {
+                    let metres =
+                        |x: &str| x.parse::<f64>().map_or("-".into(), |m| format!("{m:.3} m"));
+                    [metres(f[1]), metres(f[2]), f[3].to_owned()]
+                },
+            )
+    };
     let rows = [
         ("minirigid, 4 substeps", "minirigid_4_substeps", Some(0.7)),
         (
@@ -364,9 +379,10 @@ fn steady_scenes(root: &Path, out: &mut String) {
             Some(t) => (format!("<= {t}"), if ns / peer <= t { "yes" } else { "no" }),
             None => ("-".into(), ""),
         };
+        let [at_5, at_10, fallen] = steady(id);
         let _ = writeln!(
             out,
-            "| {name} | {} | {:.2} | {} | {target} | {met} |",
+            "| {name} | {} | {:.2} | {} | {target} | {met} | {at_5} | {at_10} | {fallen} |",
             time(ns),
             ns / peer,
             fresh.map_or("-".into(), |f| format!("{:.2}", ns / f)),
