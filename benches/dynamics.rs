@@ -31,7 +31,7 @@ use std::hint::black_box;
 use std::time::{Duration, Instant};
 use testbed::peer::{Contacts, rapier_of};
 use testbed::scenes::{bin, keva_tower, many_pyramids, pyramid};
-use testbed::steadiness::{Engine, run, tower_reading};
+use testbed::steadiness::{Engine, tower_at_5_and_10_s};
 
 const SETTLE_STEPS: usize = 200;
 /// minirigid's contact reuse distance in the rows that compare it with rapier3d's default
@@ -377,11 +377,7 @@ fn tower_steadiness_report(scene: &World, planks: &[BodyHandle]) {
     ];
     let mut lines = String::new();
     for (name, mut engine) in engines {
-        let start = engine.poses();
-        let readings = run(&mut engine, &[300, 600], |_, now| {
-            tower_reading(&start, now)
-        });
-        let (at_5, at_10) = (readings[0], readings[1]);
+        let [at_5, at_10] = tower_at_5_and_10_s(&mut engine);
         eprintln!(
             "keva tower, {name}: top leans {:.4} m after 5 s, {:.4} m after 10 s; {} planks fell",
             at_5.lean, at_10.lean, at_10.fallen

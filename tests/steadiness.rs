@@ -5,14 +5,7 @@
 //! `cargo test --release --test steadiness -- --ignored --nocapture` (about a minute).
 
 use testbed::scenes::{dropped_column, keva_tower};
-use testbed::steadiness::{Engine, TowerReading, off_axis, run, tower_reading};
-
-/// The tower's readings after 5 and 10 s (300 and 600 steps of 1/60 s).
-fn tower_at_5_and_10_s(engine: &mut Engine) -> [TowerReading; 2] {
-    let start = engine.poses();
-    let readings = run(engine, &[300, 600], |_, now| tower_reading(&start, now));
-    [readings[0], readings[1]]
-}
+use testbed::steadiness::{Engine, off_axis, run, tower_at_5_and_10_s};
 
 /// rapier's keva tower, its top three blocks (3,684 planks), at 4 substeps in both engines: no
 /// plank falls within 10 s, and the top leans no more than rapier3d's (measured: minirigid

@@ -6,7 +6,7 @@
 use crate::peer::{Contacts, rapier_of, rapier_pose};
 use geom::{Isometry3, Real, Vector3};
 use rapier3d::prelude::{PhysicsWorld, RigidBodyHandle};
-use world::{BodyHandle, World};
+use world::{BodyHandle, World, WorldConfig};
 
 /// A plank counts as fallen once its up axis (local y, vertical at the start for every plank of
 /// [`crate::scenes::keva_tower`]) has tipped this far from vertical (radians, about 29 degrees):
@@ -26,12 +26,21 @@ pub enum Engine {
 impl Engine {
     /// minirigid's `scene` at `substeps`, sleeping off; `bodies` are the ones to read.
     pub fn minirigid(scene: &World, bodies: &[BodyHandle], substeps: u32) -> Self {
-        let mut world = scene.clone();
-        let mut config = *world.config();
-        config.solver.substeps = substeps;
-        config.sleep.enabled = false;
-        world.set_config(config).expect("valid settings");
-        Engine::Minirigid(Box::new(world), bodies.to_vec())
+        let mut engine = Engine::Minirigid(Box::new(scene.clone()), bodies.to_vec());
+        engine.configure(|config| {
+            config.solver.substeps = substeps;
+            config.sleep.enabled = false;
+        });
+        engine
+    }
+
+    /// Changes minirigid's settings (rapier3d's world is left as it is).
+    pub fn configure(&mut self, change: impl FnOnce(&mut WorldConfig)) {
+        if let Engine::Minirigid(world, _) = self {
+            let mut config = *world.config();
+            change(&mut config);
+            world.set_config(config).expect("valid settings");
+        }
     }
 
     /// rapier3d's copy of `scene` as it comes (4 substeps, its contacts recycled), sleeping
@@ -44,15 +53,11 @@ impl Engine {
     /// sleeping off; `bodies` are the ones to read.
     pub fn rapier_with(scene: &World, bodies: &[BodyHandle], contacts: Contacts) -> Self {
         let (peer, dynamic) = rapier_of(scene, false, contacts);
+        let peer_of: std::collections::HashMap<BodyHandle, RigidBodyHandle> =
+            dynamic.into_iter().collect();
         let handles = bodies
             .iter()
-            .map(|b| {
-                dynamic
-                    .iter()
-                    .find(|(h, _)| h == b)
-                    .expect("a dynamic body of the scene")
-                    .1
-            })
+            .map(|b| *peer_of.get(b).expect("a dynamic body of the scene"))
             .collect();
         Engine::Rapier(Box::new(peer), handles)
     }
@@ -76,14 +81,6 @@ impl Engine {
                 handles.iter().map(|&h| rapier_pose(peer, h)).collect()
             }
         }
-    }
-
-    /// Whether any body's pose is not finite.
-    pub fn has_nan(&self) -> bool {
-        self.poses().iter().any(|p| {
-            !(p.translation.vector.iter().all(|x| x.is_finite())
-                && p.rotation.coords.iter().all(|x| x.is_finite()))
-        })
     }
 }
 
@@ -155,4 +152,12 @@ pub fn run<T>(
         out.push(read(step, &engine.poses()));
     }
     out
+}
+
+/// The tower's readings after 5 and 10 s (300 and 600 steps of 1/60 s), from where `engine`
+/// stands now.
+pub fn tower_at_5_and_10_s(engine: &mut Engine) -> [TowerReading; 2] {
+    let start = engine.poses();
+    let readings = run(engine, &[300, 600], |_, now| tower_reading(&start, now));
+    [readings[0], readings[1]]
 }

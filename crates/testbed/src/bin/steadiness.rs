@@ -30,10 +30,8 @@ fn main() {
     let mut engine = match engine.as_str() {
         "minirigid" => {
             let mut engine = Engine::minirigid(&world, &bodies, substeps);
-            if let (Engine::Minirigid(w, _), Some(n)) = (&mut engine, soft_iterations) {
-                let mut config = *w.config();
-                config.solver.soft_iterations = n;
-                w.set_config(config).expect("valid settings");
+            if let Some(n) = soft_iterations {
+                engine.configure(|config| config.solver.soft_iterations = n);
             }
             engine
         }
@@ -41,14 +39,12 @@ fn main() {
         "rapier-fresh" => Engine::rapier_with(&world, &bodies, testbed::peer::Contacts::Fresh),
         "minirigid-reuse" => {
             let mut engine = Engine::minirigid(&world, &bodies, substeps);
-            if let Engine::Minirigid(w, _) = &mut engine {
-                let mut config = *w.config();
-                config.solver.reuse_distance = 0.05;
-                w.set_config(config).expect("valid settings");
-            }
+            engine.configure(|config| config.solver.reuse_distance = 0.05);
             engine
         }
-        other => panic!("unknown engine {other}: minirigid or rapier"),
+        other => {
+            panic!("unknown engine {other}: minirigid, minirigid-reuse, rapier or rapier-fresh")
+        }
     };
     let start = engine.poses();
     let at: Vec<usize> = if scene == "pyramid" {
