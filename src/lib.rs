@@ -51,8 +51,9 @@ pub mod prelude {
         Vector2, Vector3, Volume,
     };
     pub use world::{
-        BodyDesc, BodyHandle, BodyKind, ColliderFit, ContactEvent, ContactPair, Material, Response,
-        RigidBody, SleepConfig, Snapshot, SnapshotError, SolverConfig, SolverLanes, Visual,
+        Axis, BodyDesc, BodyHandle, BodyKind, ColliderFit, ContactEvent, ContactPair, Joint,
+        JointDesc, JointEvent, JointHandle, JointKind, JointReading, Material, Motor, Response,
+        RigidBody, SleepConfig, Snapshot, SnapshotError, SolverConfig, SolverLanes, Spring, Visual,
         VisualShape, World, WorldConfig, WorldError,
     };
 }

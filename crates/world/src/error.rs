@@ -22,6 +22,22 @@ pub enum WorldError {
     /// The handle names no body: it was never valid here, or its body was removed.
     #[error("unknown or removed body handle")]
     UnknownBody,
+    /// The handle names no joint: it was never valid here, or its joint was removed or broke.
+    #[error("unknown or removed joint handle")]
+    UnknownJoint,
+    /// A joint was asked to join a body to itself.
+    #[error("a joint needs two different bodies, got the same body twice")]
+    JointToItself,
+    /// A pair of limits had its lower bound above its upper one.
+    #[error("{field} must be in order (lower <= upper), got [{lower}, {upper}]")]
+    LimitsOutOfOrder {
+        /// The field, e.g. `desc.kind.limits`.
+        field: String,
+        /// The lower bound given.
+        lower: Real,
+        /// The upper bound given.
+        upper: Real,
+    },
 }
 
 /// Why a snapshot could not be encoded, decoded or restored. Never a panic; a failed restore

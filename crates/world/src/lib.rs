@@ -15,6 +15,7 @@ mod config;
 mod contact;
 mod error;
 mod hash;
+mod joint;
 pub mod limits;
 mod query;
 mod response;
@@ -32,6 +33,10 @@ pub use config::{
 };
 pub use contact::{CachedContact, CachedPoint, ContactEvent, ContactPair, KeptContact, KeptPoint};
 pub use error::{SnapshotError, WorldError};
+pub use joint::{
+    Axis, JOINT_SOFTNESS, Joint, JointDesc, JointEvent, JointHandle, JointImpulses, JointKind,
+    JointReading, MAX_JOINT_ANGLE, MAX_JOINT_HERTZ, Motor, Spring,
+};
 pub use response::solver::SolverLanes;
 pub use snapshot::{MAX_SNAPSHOT_BYTES, OLDEST_SNAPSHOT_VERSION, SNAPSHOT_VERSION, Snapshot};
 pub use world::World;

@@ -6,6 +6,7 @@ use crate::body::{BodyDesc, BodyHandle, RigidBody};
 use crate::config::{Response, WorldConfig};
 use crate::contact::{CachedContact, ContactEvent, ContactPair, KeptContact, diff_events};
 use crate::error::WorldError;
+use crate::joint::{Joint, JointEvent, JointHandle};
 use crate::response::reflect;
 use crate::response::solver::{Solver, SolverLanes};
 use crate::step::sleep::{self, Islands};
@@ -47,6 +48,16 @@ pub struct World {
     /// With contact reuse, the last step's contacts in their bodies' frames, sorted by pair
     /// (empty without). Part of the state (the next step reuses them).
     pub(crate) kept_contacts: Vec<KeptContact>,
+    /// The joints, with their accumulated impulses (state).
+    pub(crate) joints: SlotMap<JointHandle, Joint>,
+    /// Joints broken in the last step.
+    pub(crate) joint_events: Vec<JointEvent>,
+    /// Derived from `joints` whenever they change (never saved): the jointed body pairs,
+    /// sorted, which link islands for sleeping; those whose contacts are skipped (not
+    /// `collide_connected`), sorted; per joint, its bodies' dense indices (a step's buffer).
+    joined: Vec<(BodyHandle, BodyHandle)>,
+    unconnected: Vec<(BodyHandle, BodyHandle)>,
+    joint_indices: Vec<(u32, u32)>,
     /// The collision stage's buffers (never saved, never change a result).
     collision: Collision,
     /// The solver's buffers (never saved, never change a result).
@@ -75,6 +86,11 @@ impl World {
             events: Vec::new(),
             contact_cache: Vec::new(),
             kept_contacts: Vec::new(),
+            joints: SlotMap::with_key(),
+            joint_events: Vec::new(),
+            joined: Vec::new(),
+            unconnected: Vec::new(),
+            joint_indices: Vec::new(),
             collision: Collision::default(),
             solver: Solver::default(),
             touched: Vec::new(),
@@ -118,6 +134,10 @@ impl World {
     /// Removes a body and returns it; `None` for an unknown or already removed handle. Pairs it
     /// touched get a `Stopped` event; sleeping bodies it touched wake, with their islands.
     pub fn remove(&mut self, handle: BodyHandle) -> Option<RigidBody> {
+        if !self.bodies.contains_key(handle) {
+            return None;
+        }
+        self.remove_joints_of(handle);
         let body = self.bodies.remove(handle)?;
         self.wake.clear();
         for &(a, b) in &self.touching {
@@ -143,6 +163,7 @@ impl World {
         sleep::wake_islands(
             &mut self.bodies,
             &self.touching,
+            &self.joined,
             &self.wake,
             &mut self.islands,
         );
@@ -158,6 +179,7 @@ impl World {
         sleep::wake_islands(
             &mut self.bodies,
             &self.touching,
+            &self.joined,
             &[handle],
             &mut self.islands,
         );
@@ -302,6 +324,7 @@ impl World {
     pub fn step(&mut self) {
         let dt = self.config.dt;
         self.events.clear();
+        self.joint_events.clear();
         match self.config.response {
             Response::Solver => {
                 self.wake_disturbed();
@@ -317,18 +340,23 @@ impl World {
                     Some((margin, dt)),
                     &mut self.wake,
                     reuse,
+                    &self.unconnected,
                 );
                 if sleep::wake_islands(
                     &mut self.bodies,
                     &self.touching,
+                    &self.joined,
                     &self.wake,
                     &mut self.islands,
                 ) > 0
                 {
                     self.collision.test_woken(&self.bodies, &mut self.contacts);
                 }
+                self.index_joints();
                 self.solver.step(
                     &mut self.bodies,
+                    &mut self.joints,
+                    &self.joint_indices,
                     &self.contacts,
                     &self.collision.contact_indices,
                     &mut self.contact_cache,
@@ -339,11 +367,18 @@ impl World {
                 let mut touched = self.touched.iter();
                 self.contacts
                     .retain(|_| touched.next().copied().unwrap_or(false));
+                self.break_joints();
             }
             Response::Reflect | Response::None => {
                 integrate::velocities(&mut self.bodies, self.config.gravity, dt);
-                self.collision
-                    .run(&self.bodies, &mut self.contacts, None, &mut self.wake, None);
+                self.collision.run(
+                    &self.bodies,
+                    &mut self.contacts,
+                    None,
+                    &mut self.wake,
+                    None,
+                    &self.unconnected,
+                );
                 if self.config.response == Response::Reflect {
                     reflect::reflect(&mut self.bodies, &self.contacts);
                 }
@@ -389,10 +424,11 @@ impl World {
             }
             return;
         }
-        sleep::disturbed_neighbours(&self.bodies, &self.touching, &mut self.wake);
+        sleep::disturbed_neighbours(&self.bodies, &self.touching, &self.joined, &mut self.wake);
         sleep::wake_islands(
             &mut self.bodies,
             &self.touching,
+            &self.joined,
             &self.wake,
             &mut self.islands,
         );
@@ -419,18 +455,33 @@ impl World {
                 self.wake.push(b);
             }
         }
+        // A sleeping body jointed to an awake one that moves wakes too.
+        for &(i, j) in &self.joint_indices {
+            let (a, b) = (handles[i as usize], handles[j as usize]);
+            let (Some(body_a), Some(body_b)) = (self.bodies.get(a), self.bodies.get(b)) else {
+                continue;
+            };
+            if body_a.sleep.asleep && sleep::is_awake_movable(body_b) {
+                self.wake.push(a);
+            } else if body_b.sleep.asleep && sleep::is_awake_movable(body_a) {
+                self.wake.push(b);
+            }
+        }
         // `touching` is still last step's: the links between the sleepers, which have not moved.
         sleep::wake_islands(
             &mut self.bodies,
             &self.touching,
+            &self.joined,
             &self.wake,
             &mut self.islands,
         );
+        // Joints link islands as touching contacts do.
         let touching_pairs = pairs
             .iter()
             .zip(touched)
             .filter(|&(_, &t)| t)
-            .map(|(&pair, _)| pair);
+            .map(|(&pair, _)| pair)
+            .chain(self.joint_indices.iter().copied());
         sleep::update(
             &mut self.bodies,
             touching_pairs,
@@ -438,6 +489,63 @@ impl World {
             self.config.dt,
             &mut self.islands,
         );
+    }
+
+    /// Rebuilds what is derived from the joints (see `joined`); called whenever they change.
+    pub(crate) fn joints_changed(&mut self) {
+        let ordered = |[a, b]: [BodyHandle; 2]| if a < b { (a, b) } else { (b, a) };
+        self.joined.clear();
+        self.joined
+            .extend(self.joints.values().map(|j| ordered(j.bodies)));
+        self.joined.sort_unstable();
+        self.joined.dedup();
+        self.unconnected.clear();
+        self.unconnected.extend(
+            self.joints
+                .values()
+                .filter(|j| !j.collide_connected)
+                .map(|j| ordered(j.bodies)),
+        );
+        self.unconnected.sort_unstable();
+        self.unconnected.dedup();
+    }
+
+    /// Each joint's bodies' dense indices (handle order), for this step.
+    fn index_joints(&mut self) {
+        let handles = &self.collision.handles;
+        let index = |h: BodyHandle| handles.binary_search(&h).map_or(0, |i| i as u32);
+        self.joint_indices.clear();
+        self.joint_indices.extend(
+            self.joints
+                .values()
+                .map(|j| (index(j.bodies[0]), index(j.bodies[1]))),
+        );
+    }
+
+    /// After the solve: every joint whose force or torque exceeded its threshold is removed
+    /// and reported, in handle order.
+    fn break_joints(&mut self) {
+        let broken = |j: &Joint| {
+            j.break_force.is_some_and(|f| j.force.norm() > f)
+                || j.break_torque.is_some_and(|t| j.torque.norm() > t)
+        };
+        if !self.joints.values().any(broken) {
+            return;
+        }
+        let gone: Vec<JointHandle> = self
+            .joints
+            .iter()
+            .filter(|(_, j)| broken(j))
+            .map(|(h, _)| h)
+            .collect();
+        for handle in gone {
+            if let Some(joint) = self.remove_joint(handle) {
+                self.joint_events.push(JointEvent::Broken {
+                    joint: handle,
+                    bodies: joint.bodies,
+                });
+            }
+        }
     }
 
     /// Started and stopped events from the last step's touching pairs to this step's: this

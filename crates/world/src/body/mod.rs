@@ -10,7 +10,7 @@ mod visual;
 
 pub use desc::{BodyDesc, ColliderFit};
 pub(crate) use mass::BodyMass;
-pub(crate) use validate::check_body;
+pub(crate) use validate::{check_body, check_pose};
 pub use visual::{Visual, VisualShape};
 
 use crate::error::WorldError;

@@ -26,6 +26,18 @@ const PAIR_BLOCK: usize = 256;
 /// ([`Collision::test_block_within`]).
 const PAIR_WINDOW: usize = 64;
 
+/// Drops from `pairs` those in `skipped` (both sorted: one merge walk).
+fn skip(pairs: &mut Vec<(u32, u32)>, skipped: &[(u32, u32)]) {
+    if skipped.is_empty() {
+        return;
+    }
+    let mut skipped = skipped.iter().peekable();
+    pairs.retain(|pair| {
+        while skipped.next_if(|&s| s < pair).is_some() {}
+        skipped.peek() != Some(&pair)
+    });
+}
+
 /// What the narrow phase found in one block of pairs (on one of rayon's threads).
 #[cfg(feature = "parallel")]
 #[derive(Debug, Clone, Default)]
@@ -78,6 +90,8 @@ pub(crate) struct Collision {
     disturbed: Vec<bool>,
     /// Overlapping pairs of indices into the vectors above.
     pairs: Vec<(u32, u32)>,
+    /// Pairs never tested (jointed bodies that do not collide), indices as above, sorted.
+    skipped: Vec<(u32, u32)>,
     /// Per body, half the margin plus how far it can travel in one step (metres): how far a
     /// moving body reaches a sleeping one it may wake.
     reach: Vec<Real>,
@@ -119,7 +133,8 @@ impl Collision {
     /// bodies that a moving or disturbed body can reach within the step. With
     /// `reuse = Some((distance, kept))`, `kept` holds the kept contacts of the last run
     /// (sorted by pair), which pairs that moved less than `distance` reuse, and is replaced by
-    /// this run's: one per pair with a contact (reused or computed).
+    /// this run's: one per pair with a contact (reused or computed). The pairs of `skipped`
+    /// (sorted, lower handle first: jointed bodies that do not collide) are never tested.
     pub(crate) fn run(
         &mut self,
         bodies: &SlotMap<BodyHandle, RigidBody>,
@@ -127,8 +142,18 @@ impl Collision {
         speculative: Option<(Real, Real)>,
         wake: &mut Vec<BodyHandle>,
         reuse: Option<(Real, &mut Vec<KeptContact>)>,
+        skipped: &[(BodyHandle, BodyHandle)],
     ) {
         self.update_volumes(bodies, speculative);
+        // Dense indices follow handle order, so the pairs stay sorted.
+        self.skipped.clear();
+        let handles = &self.handles;
+        let index = |h: &BodyHandle| handles.binary_search(h).ok().map(|i| i as u32);
+        self.skipped.extend(
+            skipped
+                .iter()
+                .filter_map(|(a, b)| Some((index(a)?, index(b)?))),
+        );
         self.broad_phase();
         contacts.clear();
         self.contact_indices.clear();
@@ -302,11 +327,13 @@ impl Collision {
         }
         self.candidates = candidates;
         pairs.retain(|&(i, j)| self.tested(i as usize, j as usize));
+        skip(&mut pairs, &self.skipped);
         #[cfg(debug_assertions)]
         {
             let mut all = Vec::new();
             RowSweep::new().pairs_of(&self.aabbs, &mut all);
             all.retain(|&(i, j)| self.tested(i as usize, j as usize));
+            skip(&mut all, &self.skipped);
             debug_assert_eq!(all, pairs, "the active bodies' sweep missed a pair");
         }
         self.pairs = pairs;
@@ -341,6 +368,7 @@ impl Collision {
         }
         self.woken = woken;
         pairs.retain(|&(i, j)| self.tested(i as usize, j as usize));
+        skip(&mut pairs, &self.skipped);
         if pairs.is_empty() {
             return;
         }

@@ -83,10 +83,12 @@ fn index_of(handles: &[BodyHandle], handle: BodyHandle) -> Option<u32> {
 }
 
 /// Wakes the sleeping bodies in `seeds` and every sleeping body linked to them through
-/// `touching` (the world's touching pairs, sorted). Returns how many bodies woke.
+/// `touching` (the world's touching pairs, sorted) or `joined` (its jointed pairs). Returns how
+/// many bodies woke.
 pub(crate) fn wake_islands(
     bodies: &mut SlotMap<BodyHandle, RigidBody>,
     touching: &[(BodyHandle, BodyHandle)],
+    joined: &[(BodyHandle, BodyHandle)],
     seeds: &[BodyHandle],
     islands: &mut Islands,
 ) -> usize {
@@ -96,7 +98,7 @@ pub(crate) fn wake_islands(
     }
     let handles: Vec<BodyHandle> = bodies.keys().collect();
     islands.reset(handles.len());
-    for &(a, b) in touching {
+    for &(a, b) in touching.iter().chain(joined) {
         if asleep(a)
             && asleep(b)
             && let (Some(i), Some(j)) = (index_of(&handles, a), index_of(&handles, b))
@@ -122,17 +124,18 @@ pub(crate) fn wake_islands(
     woken
 }
 
-/// The sleeping bodies touching a disturbed body (moved by a setter, just inserted, woken on
-/// request): they and their islands wake before the step.
+/// The sleeping bodies touching or jointed to a disturbed body (moved by a setter, just
+/// inserted, woken on request): they and their islands wake before the step.
 pub(crate) fn disturbed_neighbours(
     bodies: &SlotMap<BodyHandle, RigidBody>,
     touching: &[(BodyHandle, BodyHandle)],
+    joined: &[(BodyHandle, BodyHandle)],
     seeds: &mut Vec<BodyHandle>,
 ) {
     seeds.clear();
     let disturbed = |h: BodyHandle| bodies.get(h).is_some_and(|b| b.sleep.disturbed);
     let asleep = |h: BodyHandle| bodies.get(h).is_some_and(|b| b.sleep.asleep);
-    for &(a, b) in touching {
+    for &(a, b) in touching.iter().chain(joined) {
         if disturbed(a) && asleep(b) {
             seeds.push(b);
         }

@@ -33,6 +33,7 @@ mod body;
 mod color;
 mod contact;
 mod group;
+mod joint;
 mod lanes;
 mod schedule;
 mod soft;
@@ -40,6 +41,7 @@ mod soft;
 use crate::body::{BodyHandle, BodyKind, RigidBody};
 use crate::config::WorldConfig;
 use crate::contact::{CachedContact, CachedPoint, ContactPair};
+use crate::joint::{Joint, JointHandle};
 use crate::step::sleep::is_sleeping_pair;
 use arrayvec::ArrayVec;
 use body::SolverBody;
@@ -48,6 +50,7 @@ use color::Coloring;
 use contact::SolveSettings;
 use geom::{Matrix3, Real, UnitQuaternion, Vector3};
 use group::Grouping;
+use joint::JointConstraint;
 use lanes::Lane;
 use schedule::Batches;
 use slotmap::SlotMap;
@@ -110,6 +113,14 @@ pub(crate) struct Solver {
     pub(crate) lanes_per_batch: SolverLanes,
     /// Last step's persistent contact set, read while this step's is written.
     previous_cache: Vec<CachedContact>,
+    /// The step's joint constraints, group by group (in handle order within a group), each
+    /// group's range of them, and per joint (handle order) its constraint (`NONE`: its bodies
+    /// do not move this step).
+    joints: Vec<JointConstraint>,
+    joint_groups: Vec<Range<usize>>,
+    joint_places: Vec<u32>,
+    /// The contacts' and the joints' body pairs (dense indices) that link islands into groups.
+    links: Vec<(u32, u32)>,
     /// Whether some body sleeps this step (else no pair sleeps, and no entry of the contact
     /// set is kept for one).
     some_asleep: bool,
@@ -165,6 +176,10 @@ impl Default for Solver {
             eight: Batches::default(),
             lanes_per_batch: SolverLanes::WIDEST,
             previous_cache: Vec::new(),
+            joints: Vec::new(),
+            joint_groups: Vec::new(),
+            joint_places: Vec::new(),
+            links: Vec::new(),
             some_asleep: false,
         }
     }
@@ -176,10 +191,14 @@ impl Solver {
     /// impulses and is replaced by this step's. Sleeping bodies are held fixed; the impulses of
     /// pairs that sleep (untested this step) are kept as they were. Returns, through
     /// `touching`, whether each contact touched (overlapped, or was pushed apart by the
-    /// solver).
+    /// solver). `joints` are solved beside the contacts (`joint_indices`: their bodies' dense
+    /// indices, in handle order); their impulses and reactions are stored in them.
+    #[allow(clippy::too_many_arguments)]
     pub(crate) fn step(
         &mut self,
         bodies: &mut SlotMap<BodyHandle, RigidBody>,
+        joints: &mut SlotMap<JointHandle, Joint>,
+        joint_indices: &[(u32, u32)],
         contacts: &[ContactPair],
         indices: &[(u32, u32)],
         cache: &mut Vec<CachedContact>,
@@ -201,7 +220,8 @@ impl Solver {
             self.store_impulses(bodies, contacts, cache, touching);
             return;
         }
-        self.gather(bodies, indices);
+        self.gather(bodies, indices, joint_indices);
+        self.place_joints(bodies, joints, joint_indices);
         match self.lanes_per_batch {
             SolverLanes::One => {
                 let mut batches = std::mem::take(&mut self.scalar);
@@ -220,6 +240,13 @@ impl Solver {
             }
         }
         self.store_impulses(bodies, contacts, cache, touching);
+        for (joint, &place) in joints.values_mut().zip(&self.joint_places) {
+            if place != NONE {
+                let constraint = &self.joints[place as usize];
+                joint.impulses = constraint.impulses;
+                [joint.force, joint.torque] = constraint.reaction;
+            }
+        }
         for (body, &slot) in bodies.values_mut().zip(&self.slots) {
             if slot != 0 {
                 body::finish(body, &self.states[slot as usize]);
@@ -275,6 +302,7 @@ impl Solver {
                     members,
                     ids,
                     results,
+                    joints,
                 } = group;
                 plan.with_batches(pool, |mut batches| {
                     gather.fill(
@@ -289,16 +317,22 @@ impl Solver {
                         let first = substep == 0;
                         integrate_velocities(states, uncontacted, &bodies, first, gravity, h);
                         if first {
+                            joint::warm_start(joints, states, h);
                             batches.for_each(states, batch::warm_start);
                         }
                         for _ in 0..soft_iterations {
+                            joint::solve(joints, states, h, true);
                             batches
                                 .for_each(states, |c, b| batch::solve::<_, true>(c, b, &settings));
                         }
                         integrate_positions(states, bodies.kinds, h, max_push_out_speed);
+                        joint::solve(joints, states, h, false);
                         batches.for_each(states, |c, b| batch::solve::<_, false>(c, b, &settings));
                     }
                     batches.for_each(states, |c, b| batch::restitution(c, b, threshold));
+                    for joint in joints.iter_mut() {
+                        joint.reaction = joint.reaction_of(states, h);
+                    }
                     let lanes = batches.batches().iter().zip(results.chunks_mut(L::WIDTH));
                     for (c, results) in lanes {
                         let impulses = c.impulses();
@@ -316,27 +350,31 @@ impl Solver {
             // have.
             let (mut members, mut ids) = (&self.members[..], &mut self.ids[..]);
             let mut results = &mut self.results[..];
-            let parts = states.zip(uncontacted).zip(plans);
-            let groups = parts
-                .zip(&self.groups)
-                .map(|(((states, uncontacted), plan), slots)| {
-                    let lanes = plan.len() * L::WIDTH;
-                    let (own_members, rest) = members.split_at(lanes);
-                    members = rest;
-                    let (own_ids, rest) = std::mem::take(&mut ids).split_at_mut(lanes);
-                    ids = rest;
-                    let (own, rest) = std::mem::take(&mut results).split_at_mut(lanes);
-                    results = rest;
-                    Group {
-                        states,
-                        uncontacted,
-                        plan,
-                        slots: slots.start as usize..slots.end as usize,
-                        members: own_members,
-                        ids: own_ids,
-                        results: own,
-                    }
-                });
+            let joint_counts = self.joint_groups.iter().map(|range| range.len());
+            let joints = split(&mut self.joints, joint_counts);
+            let parts = states.zip(uncontacted).zip(plans).zip(joints);
+            let groups =
+                parts
+                    .zip(&self.groups)
+                    .map(|((((states, uncontacted), plan), joints), slots)| {
+                        let lanes = plan.len() * L::WIDTH;
+                        let (own_members, rest) = members.split_at(lanes);
+                        members = rest;
+                        let (own_ids, rest) = std::mem::take(&mut ids).split_at_mut(lanes);
+                        ids = rest;
+                        let (own, rest) = std::mem::take(&mut results).split_at_mut(lanes);
+                        results = rest;
+                        Group {
+                            states,
+                            uncontacted,
+                            plan,
+                            slots: slots.start as usize..slots.end as usize,
+                            members: own_members,
+                            ids: own_ids,
+                            results: own,
+                            joints,
+                        }
+                    });
             #[cfg(feature = "parallel")]
             if self.groups.len() > 1 && rayon::current_num_threads() > 1 {
                 use rayon::prelude::*;
@@ -352,10 +390,24 @@ impl Solver {
     /// order within a group, each group's after a fixed state of its own (the first group's in
     /// slot 0, the slot of every static and sleeping body); every body's surface. `moves`
     /// is already filled (by [`Solver::step`]).
-    fn gather(&mut self, bodies: &SlotMap<BodyHandle, RigidBody>, indices: &[(u32, u32)]) {
+    fn gather(
+        &mut self,
+        bodies: &SlotMap<BodyHandle, RigidBody>,
+        indices: &[(u32, u32)],
+        joint_indices: &[(u32, u32)],
+    ) {
         let (moves, slots, groups) = (&self.moves, &mut self.slots, &mut self.groups);
+        let links = if joint_indices.is_empty() {
+            indices
+        } else {
+            // Joints link islands as contacts do.
+            self.links.clear();
+            self.links.extend_from_slice(indices);
+            self.links.extend_from_slice(joint_indices);
+            &self.links
+        };
         self.grouping
-            .group(moves, indices, group::BUDGET, slots, groups);
+            .group(moves, links, group::BUDGET, slots, groups);
         // Every slot but the groups' fixed states is written below.
         let count = self.groups.last().map_or(1, |slots| slots.end as usize);
         self.states.resize(count, SolverBody::FIXED);
@@ -390,6 +442,61 @@ impl Solver {
             let inertia = body.mass_properties.inertia;
             self.inertias[slot] = (!body::is_isotropic(&inertia)).then_some(inertia);
         }
+    }
+
+    /// One constraint per joint with a body that moves, in its group (handle order within
+    /// it), and where each joint's is.
+    fn place_joints(
+        &mut self,
+        bodies: &SlotMap<BodyHandle, RigidBody>,
+        joints: &SlotMap<JointHandle, Joint>,
+        joint_indices: &[(u32, u32)],
+    ) {
+        self.joints.clear();
+        self.joint_places.clear();
+        self.joint_groups.clear();
+        self.joint_groups.resize(self.groups.len(), 0..0);
+        if joints.is_empty() {
+            return;
+        }
+        // Per joint, its group (NONE: not solved), then each group's count.
+        let mut counts = vec![0usize; self.groups.len()];
+        for &(i, j) in joint_indices {
+            let slots = (self.slots[i as usize], self.slots[j as usize]);
+            if slots == (0, 0) {
+                self.joint_places.push(NONE);
+                continue;
+            }
+            let group = self.slot_groups[slots.0.max(slots.1) as usize];
+            counts[group as usize] += 1;
+            self.joint_places.push(group);
+        }
+        let mut start = 0;
+        for (range, &count) in self.joint_groups.iter_mut().zip(&counts) {
+            *range = start..start + count;
+            start += count;
+        }
+        let mut next: Vec<usize> = self.joint_groups.iter().map(|range| range.start).collect();
+        let mut placed = vec![None; start];
+        for ((joint, &(i, j)), place) in joints
+            .values()
+            .zip(joint_indices)
+            .zip(&mut self.joint_places)
+        {
+            if *place == NONE {
+                continue;
+            }
+            let group = *place as usize;
+            let first = self.groups[group].start;
+            let slots = [self.slots[i as usize], self.slots[j as usize]];
+            let local = slots.map(|s| s.saturating_sub(first));
+            let own = slots.map(|s| s != 0);
+            let pair = joint.bodies.map(|h| &bodies[h]);
+            placed[next[group]] = Some(JointConstraint::new(joint, pair, local, own));
+            *place = next[group] as u32;
+            next[group] += 1;
+        }
+        self.joints.extend(placed.into_iter().flatten());
     }
 
     /// Places one constraint per contact that involves an awake dynamic body in its lane of
@@ -618,6 +725,8 @@ struct Group<'a, L: Lane> {
     members: &'a [(u32, u32)],
     ids: &'a mut [ArrayVec<FeatureId, 4>],
     results: &'a mut [Impulses],
+    /// The group's joints.
+    joints: &'a mut [JointConstraint],
 }
 
 /// `items` cut into consecutive slices of `lengths`.

@@ -1,0 +1,222 @@
+//! A joint's rows: one scalar constraint each, `Cdot = n . (vB - vA) + tB . wB - tA . wA`,
+//! solved alone (limits, springs, motors, friction) or up to three at once as a block (the
+//! rows holding the anchors or the turn together), on two bodies' velocities copied out of
+//! their solver states ([`Motion`]).
+
+use crate::response::solver::body::SolverBody;
+use crate::response::solver::soft::Softness;
+use geom::{Matrix3, Real, Vector3};
+
+/// One row's Jacobian: `n` the linear direction (on `b`; `a` gets `-n`), `ta` and `tb` the
+/// angular parts on `a` (with a minus) and `b`.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Row {
+    pub(super) n: Vector3,
+    pub(super) ta: Vector3,
+    pub(super) tb: Vector3,
+}
+
+impl Row {
+    /// A row of no effect (pads a block).
+    pub(super) const NONE: Row = Row {
+        n: Vector3::new(0.0, 0.0, 0.0),
+        ta: Vector3::new(0.0, 0.0, 0.0),
+        tb: Vector3::new(0.0, 0.0, 0.0),
+    };
+
+    /// A turn about `axis`.
+    pub(super) fn angular(axis: Vector3) -> Self {
+        Self {
+            n: Vector3::zeros(),
+            ta: axis,
+            tb: axis,
+        }
+    }
+
+    /// A point of `a` at arm `ra` (from its centre of mass) moving along `n` relative to a
+    /// point of `b` at `rb`.
+    pub(super) fn linear(n: Vector3, ra: &Vector3, rb: &Vector3) -> Self {
+        Self {
+            n,
+            ta: ra.cross(&n),
+            tb: rb.cross(&n),
+        }
+    }
+
+    /// The three rows holding a point of each body together: along x, y and z.
+    pub(super) fn point(ra: &Vector3, rb: &Vector3) -> [Self; 3] {
+        [Vector3::x(), Vector3::y(), Vector3::z()].map(|e| Self::linear(e, ra, rb))
+    }
+
+    /// The three rows holding the turn: about x, y and z.
+    pub(super) fn turn() -> [Self; 3] {
+        [Vector3::x(), Vector3::y(), Vector3::z()].map(Self::angular)
+    }
+}
+
+/// Two bodies' velocities and inverse masses while a joint is solved.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Motion {
+    pub(super) va: Vector3,
+    pub(super) wa: Vector3,
+    pub(super) vb: Vector3,
+    pub(super) wb: Vector3,
+    pub(super) ma: Real,
+    pub(super) mb: Real,
+    pub(super) ia: Matrix3,
+    pub(super) ib: Matrix3,
+}
+
+impl Motion {
+    pub(super) fn of(a: &SolverBody, b: &SolverBody, ia: &Matrix3, ib: &Matrix3) -> Self {
+        Self {
+            va: a.linvel,
+            wa: a.angvel,
+            vb: b.linvel,
+            wb: b.angvel,
+            ma: a.inverse_mass,
+            mb: b.inverse_mass,
+            ia: *ia,
+            ib: *ib,
+        }
+    }
+
+    /// The row's speed, `J v`.
+    #[inline]
+    pub(super) fn speed(&self, row: &Row) -> Real {
+        row.n.dot(&(self.vb - self.va)) + row.tb.dot(&self.wb) - row.ta.dot(&self.wa)
+    }
+
+    /// Applies `lambda` along `row`.
+    #[inline]
+    pub(super) fn push(&mut self, row: &Row, lambda: Real) {
+        self.va -= row.n * (self.ma * lambda);
+        self.wa -= self.ia * (row.ta * lambda);
+        self.vb += row.n * (self.mb * lambda);
+        self.wb += self.ib * (row.tb * lambda);
+    }
+
+    /// `J_i M^-1 J_j^T`.
+    #[inline]
+    fn coupling(&self, i: &Row, j: &Row) -> Real {
+        (self.ma + self.mb) * i.n.dot(&j.n)
+            + i.ta.dot(&(self.ia * j.ta))
+            + i.tb.dot(&(self.ib * j.tb))
+    }
+
+    /// The row's effective mass, 0 when nothing can move along it.
+    #[inline]
+    pub(super) fn mass(&self, row: &Row) -> Real {
+        let k = self.coupling(row, row);
+        if k > 0.0 { 1.0 / k } else { 0.0 }
+    }
+
+    /// Solves up to three rows at once (`rows`, padded with [`Row::NONE`]) for a change of
+    /// their accumulated impulses `lambda`, with `error` their position errors (used with
+    /// `soft`: bias, mass and impulse scaling; rigid without), and applies it.
+    pub(super) fn block(
+        &mut self,
+        rows: &[Row; 3],
+        error: Vector3,
+        soft: Option<&Softness>,
+        lambda: &mut Vector3,
+    ) {
+        let delta = self.block_delta(rows, error, soft, lambda);
+        *lambda += delta;
+        for (row, &d) in rows.iter().zip(delta.iter()) {
+            self.push(row, d);
+        }
+    }
+
+    /// The change of `lambda` that [`Motion::block`] applies.
+    pub(super) fn block_delta(
+        &self,
+        rows: &[Row; 3],
+        error: Vector3,
+        soft: Option<&Softness>,
+        lambda: &Vector3,
+    ) -> Vector3 {
+        let mut k = Matrix3::zeros();
+        for i in 0..3 {
+            for j in i..3 {
+                let x = self.coupling(&rows[i], &rows[j]);
+                (k[(i, j)], k[(j, i)]) = (x, x);
+            }
+            if k[(i, i)] == 0.0 {
+                k[(i, i)] = 1.0; // a padding row: its impulse stays 0
+            }
+        }
+        let Some(inverse) = k.try_inverse() else {
+            return Vector3::zeros();
+        };
+        let speed = Vector3::new(
+            self.speed(&rows[0]),
+            self.speed(&rows[1]),
+            self.speed(&rows[2]),
+        );
+        match soft {
+            Some(s) => {
+                -(inverse * (speed + error * s.bias_rate)) * s.mass_scale
+                    - *lambda * s.impulse_scale
+            }
+            None => -(inverse * speed),
+        }
+    }
+
+    /// A spring along `row` pulling its position `error` to zero (`soft` its coefficients;
+    /// both passes run it).
+    pub(super) fn spring(&mut self, row: &Row, error: Real, soft: &Softness, lambda: &mut Real) {
+        let mass = self.mass(row);
+        let speed = self.speed(row);
+        let delta = -soft.mass_scale * mass * (speed + soft.bias_rate * error)
+            - soft.impulse_scale * *lambda;
+        *lambda += delta;
+        self.push(row, delta);
+    }
+
+    /// A motor along `row` toward `target` speed, its accumulated impulse held within
+    /// `[-max, max]` (friction is a motor toward 0).
+    pub(super) fn motor(&mut self, row: &Row, target: Real, max: Real, lambda: &mut Real) {
+        let mass = self.mass(row);
+        let old = *lambda;
+        *lambda = (old - mass * (self.speed(row) - target)).clamp(-max, max);
+        self.push(row, *lambda - old);
+    }
+
+    /// A one-sided limit along `row` (`sign` -1 for an upper limit, whose row points the other
+    /// way): `c >= 0` the distance to it. Beyond it (`c < 0`) it pushes back softly in the
+    /// soft pass; short of it, speculatively, it lets the row close only the gap in a substep.
+    pub(super) fn limit(
+        &mut self,
+        row: &Row,
+        sign: Real,
+        c: Real,
+        soft: Option<&Softness>,
+        inv_h: Real,
+        lambda: &mut Real,
+    ) {
+        let mass = self.mass(row);
+        let (bias, mass_scale, impulse_scale) = if c > 0.0 {
+            (c * inv_h, 1.0, 0.0)
+        } else if let Some(s) = soft {
+            (s.bias_rate * c, s.mass_scale, s.impulse_scale)
+        } else {
+            (0.0, 1.0, 0.0)
+        };
+        let speed = sign * self.speed(row);
+        let old = *lambda;
+        *lambda = (old - mass_scale * mass * (speed + bias) - impulse_scale * old).max(0.0);
+        self.push(row, sign * (*lambda - old));
+    }
+
+    /// Writes the velocities back into the two states (a fixed side, the group's shared fixed
+    /// state, is left alone).
+    pub(super) fn write(&self, a: Option<&mut SolverBody>, b: Option<&mut SolverBody>) {
+        if let Some(a) = a {
+            (a.linvel, a.angvel) = (self.va, self.wa);
+        }
+        if let Some(b) = b {
+            (b.linvel, b.angvel) = (self.vb, self.wb);
+        }
+    }
+}

@@ -1,0 +1,616 @@
+//! Joints as users meet them: the physics each kind promises (periods, limits, motors,
+//! springs, loads), breaking, and bad input refused by name with the world unchanged.
+
+use minirigid::prelude::*;
+use std::f32::consts::PI;
+
+fn world() -> World {
+    World::new(WorldConfig {
+        sleep: SleepConfig {
+            enabled: false,
+            ..SleepConfig::default()
+        },
+        ..WorldConfig::default()
+    })
+}
+
+fn anchor(world: &mut World, at: Vector3) -> BodyHandle {
+    world
+        .insert(BodyDesc::fixed().cuboid(Vector3::repeat(0.05)).position(at))
+        .unwrap()
+}
+
+fn ball(world: &mut World, at: Vector3, radius: Real) -> BodyHandle {
+    world
+        .insert(BodyDesc::dynamic().ball(radius).position(at))
+        .unwrap()
+}
+
+/// The times (s) at which `x` crosses zero going up, over `seconds`.
+fn upward_crossings(
+    world: &mut World,
+    seconds: Real,
+    mut x: impl FnMut(&World) -> Real,
+) -> Vec<f64> {
+    let mut times = Vec::new();
+    let mut last = x(world);
+    let steps = (seconds / world.config().dt).round() as usize;
+    for _ in 0..steps {
+        world.step();
+        let now = x(world);
+        if last < 0.0 && now >= 0.0 {
+            // Linear interpolation within the step.
+            let t = world.time() - f64::from(world.config().dt) * f64::from(now / (now - last));
+            times.push(t);
+        }
+        last = now;
+    }
+    times
+}
+
+#[test]
+fn a_pendulum_swings_with_its_period() {
+    // A small ball on a 1 m joint released at 10 degrees: T = 2 pi sqrt(L/g) (1 + theta^2/16).
+    let (length, theta) = (1.0f32, 10f32.to_radians());
+    let g = 9.81f32;
+    let expected = f64::from(2.0 * PI * (length / g).sqrt() * (1.0 + theta * theta / 16.0));
+    for kind in ["spherical", "revolute"] {
+        let mut world = world();
+        let pivot = Vector3::new(0.0, 5.0, 0.0);
+        let fixed = anchor(&mut world, pivot);
+        let at = pivot + Vector3::new(length * theta.sin(), -length * theta.cos(), 0.0);
+        let bob = ball(&mut world, at, 0.02);
+        let desc = match kind {
+            "spherical" => JointDesc::spherical(fixed, bob, pivot.into()),
+            _ => JointDesc::revolute(fixed, bob, pivot.into(), Vector3::z()),
+        };
+        world.insert_joint(desc).unwrap();
+        let times = upward_crossings(&mut world, 25.0, |w| w.body(bob).unwrap().position().x);
+        assert!(times.len() >= 11, "{kind}: {} periods", times.len());
+        let period = (times[10] - times[0]) / 10.0;
+        let error = (period - expected).abs() / expected;
+        assert!(
+            error < 0.01,
+            "{kind}: period {period:.4} s, expected {expected:.4} s"
+        );
+        // Still a metre from the pivot.
+        let r = (world.body(bob).unwrap().position().coords - pivot).norm();
+        assert!((r - length).abs() < 1e-3, "{kind}: length {r}");
+    }
+}
+
+/// A chain of `links` boxes hanging from a static anchor, a ball of `load` times a link's
+/// mass at its end. Returns the world, the links and the ball.
+fn chain(links: usize, load: Real) -> (World, Vec<BodyHandle>, BodyHandle) {
+    let mut world = world();
+    let half = Vector3::new(0.05, 0.125, 0.05);
+    let top = Vector3::new(0.0, 20.0, 0.0);
+    let fixed = anchor(&mut world, top + Vector3::new(0.0, 0.05, 0.0));
+    let mut previous = fixed;
+    let mut handles = Vec::new();
+    for k in 0..links {
+        let center = top - Vector3::new(0.0, 0.25 * k as Real + 0.125, 0.0);
+        let link = world
+            .insert(
+                BodyDesc::dynamic()
+                    .cuboid(half)
+                    .density(1000.0)
+                    .position(center),
+            )
+            .unwrap();
+        let joint_at = center + Vector3::new(0.0, 0.125, 0.0);
+        world
+            .insert_joint(JointDesc::spherical(previous, link, joint_at.into()))
+            .unwrap();
+        handles.push(link);
+        previous = link;
+    }
+    let link_mass = 1000.0 * 0.1 * 0.1 * 0.25;
+    let end = top - Vector3::new(0.0, 0.25 * links as Real, 0.0);
+    let radius = 0.1;
+    let density = load * link_mass / (4.0 / 3.0 * PI * radius * radius * radius);
+    let weight = world
+        .insert(
+            BodyDesc::dynamic()
+                .ball(radius)
+                .density(density)
+                .position(end - Vector3::new(0.0, radius, 0.0)),
+        )
+        .unwrap();
+    world
+        .insert_joint(JointDesc::spherical(previous, weight, end.into()))
+        .unwrap();
+    (world, handles, weight)
+}
+
+#[test]
+fn a_chain_holds_a_heavy_ball_without_stretching_and_comes_to_rest() {
+    let (mut world, links, weight) = chain(40, 100.0);
+    let top = 20.0;
+    let length = 40.0 * 0.25;
+    for _ in 0..300 {
+        world.step();
+    }
+    let end = world.body(weight).unwrap().position().y + 0.1;
+    let stretch = (top - end - length) / length;
+    println!("stretch {:.3}%", stretch * 100.0);
+    assert!(
+        stretch < 0.01,
+        "the chain stretched {:.2}%",
+        stretch * 100.0
+    );
+    let fastest = links
+        .iter()
+        .chain([&weight])
+        .map(|&h| world.body(h).unwrap().linvel().norm())
+        .fold(0.0, Real::max);
+    println!("fastest {fastest} m/s");
+    assert!(fastest < 0.01, "a link still moves at {fastest} m/s");
+}
+
+/// A plank of `half` extents and `mass` hinged at its left end (at `pivot`) to a static body
+/// about z, lying along +x.
+fn hinged_plank(
+    world: &mut World,
+    pivot: Vector3,
+    desc: impl Fn(JointDesc) -> JointDesc,
+) -> (BodyHandle, JointHandle) {
+    let fixed = anchor(world, pivot);
+    let half = Vector3::new(0.5, 0.05, 0.1);
+    let plank = world
+        .insert(
+            BodyDesc::dynamic()
+                .cuboid(half)
+                .mass(10.0)
+                .position(pivot + Vector3::new(0.5, 0.0, 0.0)),
+        )
+        .unwrap();
+    let joint = world
+        .insert_joint(desc(JointDesc::revolute(
+            fixed,
+            plank,
+            pivot.into(),
+            Vector3::z(),
+        )))
+        .unwrap();
+    (plank, joint)
+}
+
+#[test]
+fn a_hinge_stops_at_its_limit() {
+    let mut world = world();
+    let lower = -30f32.to_radians();
+    let (_, joint) = hinged_plank(&mut world, Vector3::new(0.0, 3.0, 0.0), |d| {
+        d.limits(lower, 20f32.to_radians())
+    });
+    for _ in 0..180 {
+        world.step();
+    }
+    let reading = world.joint_reading(joint).unwrap();
+    let off = (reading.angle - lower).abs().to_degrees();
+    println!(
+        "hinge limit: {off:.4} degrees off, still at {} rad/s",
+        reading.angular_speed
+    );
+    assert!(off < 0.5, "stopped {off} degrees from its limit");
+    assert!(reading.angular_speed.abs() < 0.01);
+}
+
+#[test]
+fn a_motor_reaches_its_speed_and_stalls_under_too_much_load() {
+    // Without gravity: the plank turns at the motor's speed.
+    let mut world = World::new(WorldConfig {
+        gravity: Vector3::zeros(),
+        ..WorldConfig::default()
+    });
+    let (_, joint) = hinged_plank(&mut world, Vector3::zeros(), |d| d.motor(2.0, 100.0));
+    for _ in 0..60 {
+        world.step();
+    }
+    let speed = world.joint_reading(joint).unwrap().angular_speed;
+    println!("motor speed {speed} rad/s");
+    assert!((speed - 2.0).abs() < 0.02, "motor at {speed} rad/s");
+    // With gravity, holding the plank up takes m g L/2 = 49 N m: a motor of 20 N m cannot, and
+    // the plank falls; one of 100 N m lifts it.
+    for (max_torque, lifts) in [(20.0, false), (100.0, true)] {
+        let mut world = self::world();
+        let (_, joint) = hinged_plank(&mut world, Vector3::new(0.0, 3.0, 0.0), |d| {
+            d.motor(2.0, max_torque)
+        });
+        for _ in 0..30 {
+            world.step();
+        }
+        let reading = world.joint_reading(joint).unwrap();
+        assert_eq!(
+            reading.angle > 0.0,
+            lifts,
+            "{max_torque} N m: angle {}",
+            reading.angle
+        );
+        if !lifts {
+            // The motor pushes with all it has: its torque is its maximum.
+            assert!(
+                (reading.torque.z - max_torque).abs() < 0.01 * max_torque,
+                "{}",
+                reading.torque
+            );
+        }
+    }
+}
+
+#[test]
+fn a_slider_stops_at_its_lower_limit() {
+    let mut world = world();
+    let top = Vector3::new(0.0, 3.0, 0.0);
+    let fixed = anchor(&mut world, top);
+    let slider = world
+        .insert(
+            BodyDesc::dynamic()
+                .cuboid(Vector3::repeat(0.2))
+                .position(top),
+        )
+        .unwrap();
+    let joint = world
+        .insert_joint(
+            JointDesc::prismatic(fixed, slider, top.into(), Vector3::y()).limits(-0.5, 0.5),
+        )
+        .unwrap();
+    for _ in 0..120 {
+        world.step();
+    }
+    let reading = world.joint_reading(joint).unwrap();
+    println!("slider {} m", reading.translation);
+    assert!(
+        (reading.translation + 0.5).abs() < 1e-3,
+        "slider at {}",
+        reading.translation
+    );
+    // It slid straight: no turn, no drift across the axis.
+    let body = world.body(slider).unwrap();
+    assert!(body.position().x.abs() < 1e-4 && body.position().z.abs() < 1e-4);
+    assert!(body.pose().rotation.angle() < 1e-3);
+}
+
+#[test]
+fn a_spring_oscillates_at_its_frequency() {
+    let mut world = World::new(WorldConfig {
+        gravity: Vector3::zeros(),
+        ..WorldConfig::default()
+    });
+    let fixed = anchor(&mut world, Vector3::zeros());
+    let body = world
+        .insert(
+            BodyDesc::dynamic()
+                .cuboid(Vector3::repeat(0.2))
+                .position(Vector3::zeros()),
+        )
+        .unwrap();
+    let hertz = 1.0;
+    let joint = world
+        .insert_joint(
+            JointDesc::prismatic(fixed, body, Point3::origin(), Vector3::x())
+                .spring(hertz, 0.0, 0.25),
+        )
+        .unwrap();
+    let times = upward_crossings(&mut world, 6.0, |w| {
+        w.joint_reading(joint).unwrap().translation - 0.25
+    });
+    assert!(times.len() >= 5);
+    let period = (times[4] - times[0]) / 4.0;
+    let error = (period * f64::from(hertz) - 1.0).abs();
+    println!("spring period {period} s");
+    assert!(error < 0.02, "period {period} s for {hertz} Hz");
+}
+
+#[test]
+fn a_weld_holds_a_cantilevered_load() {
+    let mut world = world();
+    let fixed = anchor(&mut world, Vector3::new(0.0, 2.0, 0.0));
+    let start = Vector3::new(0.55, 2.0, 0.0);
+    let load = world
+        .insert(
+            BodyDesc::dynamic()
+                .cuboid(Vector3::repeat(0.5))
+                .mass(10.0)
+                .position(start),
+        )
+        .unwrap();
+    world
+        .insert_joint(JointDesc::weld(fixed, load, Point3::new(0.05, 2.0, 0.0)))
+        .unwrap();
+    for _ in 0..120 {
+        world.step();
+    }
+    let body = world.body(load).unwrap();
+    let moved = (body.position().coords - start).norm();
+    let turned = body.pose().rotation.angle().to_degrees();
+    println!("weld: moved {moved} m, turned {turned} degrees");
+    assert!(
+        moved < 1e-3 && turned < 0.1,
+        "moved {moved} m, turned {turned} degrees"
+    );
+}
+
+#[test]
+fn a_thousand_to_one_mass_ratio_does_not_explode() {
+    for weld in [true, false] {
+        let mut world = world();
+        let top = Vector3::new(0.0, 5.0, 0.0);
+        let fixed = anchor(&mut world, top);
+        let light = world
+            .insert(
+                BodyDesc::dynamic()
+                    .cuboid(Vector3::repeat(0.1))
+                    .mass(1.0)
+                    .position(top - Vector3::new(0.0, 0.5, 0.0)),
+            )
+            .unwrap();
+        let heavy = world
+            .insert(
+                BodyDesc::dynamic()
+                    .ball(0.3)
+                    .mass(1000.0)
+                    .position(top - Vector3::new(0.0, 1.0, 0.0)),
+            )
+            .unwrap();
+        world
+            .insert_joint(JointDesc::spherical(fixed, light, top.into()))
+            .unwrap();
+        let at = top - Vector3::new(0.0, 0.6, 0.0);
+        let desc = if weld {
+            JointDesc::weld(light, heavy, at.into())
+        } else {
+            JointDesc::distance(
+                light,
+                heavy,
+                (top - Vector3::new(0.0, 0.5, 0.0)).into(),
+                (top - Vector3::new(0.0, 1.0, 0.0)).into(),
+            )
+        };
+        world.insert_joint(desc).unwrap();
+        for _ in 0..300 {
+            world.step();
+        }
+        let heavy_body = world.body(heavy).unwrap();
+        let drop = (top.y - 1.0) - heavy_body.position().y;
+        println!(
+            "weld {weld}: the heavy ball sags {drop} m, moves at {}",
+            heavy_body.linvel().norm()
+        );
+        assert!(drop.abs() < 0.01, "weld {weld}: sagged {drop} m");
+        assert!(heavy_body.linvel().norm() < 0.01);
+    }
+}
+
+#[test]
+fn a_joint_breaks_on_the_step_its_force_exceeds_its_threshold_and_is_reported_once() {
+    let mut world = world();
+    let top = Vector3::new(0.0, 5.0, 0.0);
+    let fixed = anchor(&mut world, top);
+    // 5 kg (49 N) holds on a joint that breaks above 100 N; 20 kg (196 N) does not.
+    let mut joints = Vec::new();
+    for (x, mass) in [(-1.0, 5.0), (1.0, 20.0)] {
+        let pivot = top + Vector3::new(x, 0.0, 0.0);
+        let ball = world
+            .insert(
+                BodyDesc::dynamic()
+                    .ball(0.1)
+                    .mass(mass)
+                    .position(pivot - Vector3::new(0.0, 0.5, 0.0)),
+            )
+            .unwrap();
+        let joint = world
+            .insert_joint(JointDesc::spherical(fixed, ball, pivot.into()).break_force(100.0))
+            .unwrap();
+        joints.push((joint, ball));
+    }
+    let mut broken = Vec::new();
+    for step in 0..60 {
+        world.step();
+        for event in world.joint_events() {
+            broken.push((step, *event));
+        }
+    }
+    let (holds, breaks) = (joints[0], joints[1]);
+    assert_eq!(
+        broken,
+        vec![(
+            0,
+            JointEvent::Broken {
+                joint: breaks.0,
+                bodies: [fixed, breaks.1]
+            }
+        )]
+    );
+    assert!(world.joint(breaks.0).is_none());
+    assert!(world.remove_joint(breaks.0).is_none());
+    let force = world.joint(holds.0).unwrap().force().norm();
+    assert!(
+        (force - 5.0 * 9.81).abs() < 0.5,
+        "the holding joint carries {force} N"
+    );
+    // The freed ball falls.
+    assert!(world.body(breaks.1).unwrap().linvel().y < -5.0);
+}
+
+#[test]
+fn jointed_bodies_do_not_collide_unless_asked() {
+    for collide in [false, true] {
+        let mut world = World::new(WorldConfig {
+            gravity: Vector3::zeros(),
+            ..WorldConfig::default()
+        });
+        let a = world
+            .insert(BodyDesc::dynamic().cuboid(Vector3::repeat(0.5)))
+            .unwrap();
+        let b = world
+            .insert(
+                BodyDesc::dynamic()
+                    .cuboid(Vector3::repeat(0.5))
+                    .position(Vector3::new(0.9, 0.0, 0.0)),
+            )
+            .unwrap();
+        world
+            .insert_joint(
+                JointDesc::spherical(a, b, Point3::new(0.45, 0.0, 0.0)).collide_connected(collide),
+            )
+            .unwrap();
+        world.step();
+        assert_eq!(!world.contacts().is_empty(), collide);
+    }
+}
+
+#[test]
+fn a_jointed_island_sleeps_and_wakes_as_a_whole() {
+    let mut world = World::new(WorldConfig::default());
+    let top = Vector3::new(0.0, 5.0, 0.0);
+    let fixed = anchor(&mut world, top);
+    let upper = ball(&mut world, top - Vector3::new(0.0, 0.5, 0.0), 0.1);
+    let lower = ball(&mut world, top - Vector3::new(0.0, 1.0, 0.0), 0.1);
+    world
+        .insert_joint(JointDesc::spherical(fixed, upper, top.into()))
+        .unwrap();
+    world
+        .insert_joint(JointDesc::spherical(
+            upper,
+            lower,
+            (top - Vector3::new(0.0, 0.5, 0.0)).into(),
+        ))
+        .unwrap();
+    for _ in 0..120 {
+        world.step();
+    }
+    assert_eq!(world.sleeping_count(), 2);
+    world
+        .body_mut(lower)
+        .unwrap()
+        .set_linvel(Vector3::new(1.0, 0.0, 0.0))
+        .unwrap();
+    world.step();
+    assert_eq!(world.sleeping_count(), 0);
+    assert!(world.body(upper).unwrap().linvel().norm() > 0.0);
+}
+
+#[test]
+fn removing_a_body_removes_its_joints() {
+    let mut world = world();
+    let fixed = anchor(&mut world, Vector3::zeros());
+    let a = ball(&mut world, Vector3::new(0.0, -1.0, 0.0), 0.1);
+    let joint = world
+        .insert_joint(JointDesc::spherical(fixed, a, Point3::origin()))
+        .unwrap();
+    world.remove(a);
+    assert!(world.joint(joint).is_none());
+    assert_eq!(world.joint_count(), 0);
+    world.step();
+}
+
+/// Inserting `desc` fails naming `field` (by the error's text), and nothing changes.
+fn refused(world: &mut World, desc: JointDesc, field: &str) {
+    let (count, hash) = (world.joint_count(), world.state_hash());
+    match world.insert_joint(desc) {
+        Ok(h) => panic!("accepted as {h:?}; expected an error naming {field}"),
+        Err(e) => assert!(e.to_string().contains(field), "`{e}` does not name {field}"),
+    }
+    assert_eq!((world.joint_count(), world.state_hash()), (count, hash));
+}
+
+#[test]
+fn bad_joints_are_refused_by_name_and_change_nothing() {
+    let mut world = world();
+    let fixed = anchor(&mut world, Vector3::zeros());
+    let a = ball(&mut world, Vector3::new(0.0, -1.0, 0.0), 0.1);
+    let gone = ball(&mut world, Vector3::new(0.0, -2.0, 0.0), 0.1);
+    world.remove(gone);
+    let p = Point3::origin();
+    refused(&mut world, JointDesc::spherical(a, a, p), "same body");
+    refused(
+        &mut world,
+        JointDesc::spherical(fixed, gone, p),
+        "unknown or removed body",
+    );
+    refused(
+        &mut world,
+        JointDesc::spherical(fixed, a, Point3::new(Real::NAN, 0.0, 0.0)),
+        "desc.anchor.x",
+    );
+    refused(
+        &mut world,
+        JointDesc::revolute(fixed, a, p, Vector3::zeros()),
+        "desc.axis",
+    );
+    refused(
+        &mut world,
+        JointDesc::revolute(fixed, a, p, Vector3::new(0.0, Real::INFINITY, 0.0)),
+        "desc.axis.y",
+    );
+    refused(
+        &mut world,
+        JointDesc::revolute(fixed, a, p, Vector3::z()).limits(0.5, -0.5),
+        "desc.kind.limits must be in order",
+    );
+    refused(
+        &mut world,
+        JointDesc::revolute(fixed, a, p, Vector3::z()).limits(-4.0, 0.5),
+        "desc.kind.limits[0]",
+    );
+    refused(
+        &mut world,
+        JointDesc::prismatic(fixed, a, p, Vector3::z()).spring(-1.0, 0.5, 0.0),
+        "desc.kind.spring.hertz",
+    );
+    refused(
+        &mut world,
+        JointDesc::prismatic(fixed, a, p, Vector3::z()).motor(1.0, -5.0),
+        "desc.kind.motor.max_force",
+    );
+    refused(
+        &mut world,
+        JointDesc::spherical(fixed, a, p).cone(0.0),
+        "desc.kind.cone",
+    );
+    refused(
+        &mut world,
+        JointDesc::spherical(fixed, a, p).break_force(Real::NAN),
+        "desc.break_force",
+    );
+    refused(
+        &mut world,
+        JointDesc::spherical(fixed, a, p).softness(Real::NAN, 2.0),
+        "desc.softness.hertz",
+    );
+    refused(
+        &mut world,
+        JointDesc::rope(fixed, a, p, p, 0.0),
+        "desc.kind.length",
+    );
+    refused(
+        &mut world,
+        JointDesc::distance(fixed, a, p, Point3::new(0.0, -1.0, 0.0)).limits(2.0, 1.0),
+        "desc.kind.min",
+    );
+    // Setters on unknown or removed joints, and bad settings, are refused too.
+    let joint = world
+        .insert_joint(JointDesc::revolute(fixed, a, p, Vector3::z()))
+        .unwrap();
+    let hash = world.state_hash();
+    assert!(world.set_joint_limits(joint, Some([1.0, -1.0])).is_err());
+    assert!(
+        world
+            .set_joint_motor(
+                joint,
+                Some(Motor {
+                    speed: Real::NAN,
+                    max_force: 1.0
+                })
+            )
+            .is_err()
+    );
+    assert_eq!(world.state_hash(), hash);
+    world.remove_joint(joint).unwrap();
+    assert_eq!(
+        world.set_joint_limits(joint, None),
+        Err(WorldError::UnknownJoint)
+    );
+    assert_eq!(world.joint_reading(joint), Err(WorldError::UnknownJoint));
+}
