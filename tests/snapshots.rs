@@ -193,11 +193,20 @@ fn invalid_state_is_named() {
 #[test]
 fn hostile_inputs_fail_fast_in_bounded_memory() {
     // A binary snapshot that claims a billion bodies: a length prefix with nothing behind it.
-    let empty = World::new(WorldConfig::default()).to_bytes().unwrap();
+    let with_joints = World::new(WorldConfig::default()).to_bytes().unwrap();
     // An empty world ends with its slot list (length 1: the slotmap's sentinel slot, version 0,
-    // no value), an empty touching list, an empty contact set, an empty sleep list and no kept
-    // contacts.
-    assert!(empty.ends_with(&[1, 0, 0, 0, 0, 0, 0]), "{empty:?}");
+    // no value), an empty touching list, an empty contact set, an empty sleep list, no kept
+    // contacts and its joints' slot list (the sentinel again).
+    assert!(
+        with_joints.ends_with(&[1, 0, 0, 0, 0, 0, 0, 1, 0, 0]),
+        "{with_joints:?}"
+    );
+    // A billion joints.
+    let mut hostile = with_joints[..with_joints.len() - 3].to_vec();
+    hostile.extend_from_slice(&[0x80, 0x94, 0xeb, 0xdc, 0x03]);
+    expect_error(World::from_bytes(&hostile), "a billion joints");
+    // The cases below cut the data before the joints.
+    let empty = &with_joints[..with_joints.len() - 3];
     let prefix = &empty[..empty.len() - 7];
     let mut hostile = prefix.to_vec();
     // 1,000,000,000 as a postcard varint.

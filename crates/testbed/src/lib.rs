@@ -8,6 +8,7 @@
 //! depends on them, never the other way.
 
 pub mod inputs;
+pub mod joints;
 pub mod peer;
 mod rng;
 pub mod scenes;

@@ -1,12 +1,15 @@
 //! The state hash: FNV-1a over the full simulation state, what the determinism tests compare.
 
+use crate::joint::{Axis, Joint, JointKind, Spring};
 use crate::world::World;
-use geom::Shape;
+use geom::{Real, Shape};
 use slotmap::Key;
 
 impl World {
     /// A 64-bit hash (FNV-1a) of the full simulation state: settings, step counter, unstepped
-    /// time, every body with its handle and sleep state, the touching pairs, the persistent contact set and the kept contacts. Equal states give equal
+    /// time, every body with its handle and sleep state, the touching pairs, the persistent
+    /// contact set, the kept contacts and the joints (left out when there are none, so that
+    /// worlds without joints hash as they did before joints existed). Equal states give equal
     /// hashes on every platform; it is what the determinism tests compare.
     pub fn state_hash(&self) -> u64 {
         let mut h = Fnv::new();
@@ -93,7 +96,99 @@ impl World {
                 h.u64(u64::from(point.id.0));
             }
         }
+        for (handle, joint) in &self.joints {
+            h.u64(handle.data().as_ffi());
+            h.joint(joint);
+        }
         h.0
+    }
+}
+
+impl Fnv {
+    fn joint(&mut self, joint: &Joint) {
+        for body in joint.bodies {
+            self.u64(body.data().as_ffi());
+        }
+        for frame in &joint.frames {
+            self.floats(frame.translation.vector.iter());
+            self.floats(frame.rotation.coords.iter());
+        }
+        self.u64(u64::from(joint.collide_connected));
+        self.option(joint.break_force);
+        self.option(joint.break_torque);
+        self.spring(Some(joint.softness));
+        match &joint.kind {
+            JointKind::Spherical {
+                cone,
+                twist,
+                friction,
+            } => {
+                self.u64(0);
+                self.option(*cone);
+                self.limits(twist);
+                self.f32(*friction);
+            }
+            JointKind::Revolute(axis) => {
+                self.u64(1);
+                self.axis(axis);
+            }
+            JointKind::Prismatic(axis) => {
+                self.u64(2);
+                self.axis(axis);
+            }
+            JointKind::Weld { linear, angular } => {
+                self.u64(3);
+                self.spring(*linear);
+                self.spring(*angular);
+            }
+            JointKind::Distance {
+                length,
+                min,
+                max,
+                spring,
+            } => {
+                self.u64(4);
+                self.floats([*length, *min, *max].iter());
+                self.spring(*spring);
+            }
+        }
+        let i = &joint.impulses;
+        self.floats(i.linear.iter());
+        self.floats(i.angular.iter());
+        self.floats(i.friction.iter());
+        self.floats([i.spring, i.motor, i.lower, i.upper, i.cone].iter());
+        self.floats(joint.force.iter());
+        self.floats(joint.torque.iter());
+    }
+
+    fn option(&mut self, x: Option<Real>) {
+        self.u64(u64::from(x.is_some()));
+        self.f32(x.unwrap_or(0.0));
+    }
+
+    fn limits(&mut self, limits: &Option<[Real; 2]>) {
+        self.u64(u64::from(limits.is_some()));
+        self.floats(limits.unwrap_or([0.0; 2]).iter());
+    }
+
+    fn spring(&mut self, spring: Option<Spring>) {
+        self.u64(u64::from(spring.is_some()));
+        let s = spring.unwrap_or(Spring {
+            hertz: 0.0,
+            damping_ratio: 0.0,
+        });
+        self.floats([s.hertz, s.damping_ratio].iter());
+    }
+
+    fn axis(&mut self, axis: &Axis) {
+        self.limits(&axis.limits);
+        self.spring(axis.spring);
+        self.f32(axis.target);
+        self.u64(u64::from(axis.motor.is_some()));
+        if let Some(motor) = axis.motor {
+            self.floats([motor.speed, motor.max_force].iter());
+        }
+        self.f32(axis.friction);
     }
 }
 

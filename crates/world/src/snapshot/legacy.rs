@@ -1,6 +1,7 @@
 //! The older snapshot formats, as they were written, each with its upgrade to the current one.
 //! Each format is a frozen copy of its structs (not shared with the current ones, which keep
-//! changing), so the same fields appear once per version on purpose.
+//! changing), so the same fields appear once per version on purpose. Every one of them upgrades
+//! to a world without joints. Version 5 is in `v5.rs`.
 
 /// Format version 1, as it was written: no solver settings, no contact set.
 pub(super) mod v1 {
@@ -56,6 +57,7 @@ pub(super) mod v1 {
                 touching: self.touching,
                 contacts: Vec::new(),
                 kept: Vec::new(),
+                joints: slotmap::SlotMap::with_key(),
             })
         }
     }
@@ -140,6 +142,7 @@ pub(super) mod v2 {
                 touching: self.touching,
                 contacts: self.contacts,
                 kept: Vec::new(),
+                joints: slotmap::SlotMap::with_key(),
             })
         }
     }
@@ -239,6 +242,7 @@ pub(super) mod v3 {
                 contacts: self.contacts,
                 sleep: self.sleep,
                 kept: Vec::new(),
+                joints: slotmap::SlotMap::with_key(),
             })
         }
     }
@@ -339,6 +343,7 @@ pub(super) mod v4 {
                 contacts: self.contacts,
                 sleep: self.sleep,
                 kept: self.kept,
+                joints: slotmap::SlotMap::with_key(),
             })
         }
     }

@@ -7,11 +7,13 @@
 //! and never change a result, so a restored world steps bit for bit like the original, also
 //! when it was saved mid-contact.
 //!
-//! Formats: version 5 (this build) added the solver's soft iterations per substep. Version 4
+//! Formats: version 6 (this build) added joints. Version 5 added the solver's soft iterations
+//! per substep. Version 4
 //! added contact reuse (its distance and the kept contacts).
 //! Version 3 added sleeping (its settings and each body's sleep state) and the solver's rolling
 //! resistance. Version 2 added the solver's settings and the contact set. Older files still
-//! load: versions 2 to 4 get one soft iteration per substep, as they solved; version 3 worlds
+//! load: versions 1 to 5 get no joints; versions 2 to 4 get one soft iteration per substep, as
+//! they solved; version 3 worlds
 //! get contact reuse off; version 2 worlds get sleeping and rolling
 //! resistance turned off (the
 //! features that build did not have; later solver changes, such as the stiffness cap, apply to
@@ -28,6 +30,7 @@ use crate::body::{BodyHandle, BodyKind, BodyMass, RigidBody, SleepState, check_b
 use crate::config::WorldConfig;
 use crate::contact::{CachedContact, KeptContact};
 use crate::error::{SnapshotError, WorldError};
+use crate::joint::{Joint, JointHandle, check_joint};
 use crate::limits;
 use crate::world::World;
 use geom::Real;
@@ -36,11 +39,12 @@ use slotmap::SlotMap;
 use std::path::Path;
 
 mod legacy;
+mod v5;
 
 use legacy::{v1, v2, v3, v4};
 
-/// The format version this build writes (it also reads versions 1 to 4).
-pub const SNAPSHOT_VERSION: u32 = 5;
+/// The format version this build writes (it also reads versions 1 to 5).
+pub const SNAPSHOT_VERSION: u32 = 6;
 
 /// The oldest format version this build reads.
 pub const OLDEST_SNAPSHOT_VERSION: u32 = 1;
@@ -74,6 +78,8 @@ pub struct Snapshot {
     /// With contact reuse, the kept contacts, sorted by pair (the next step reuses them);
     /// empty without.
     pub kept: Vec<KeptContact>,
+    /// The joints, with their handles and accumulated impulses.
+    pub joints: SlotMap<JointHandle, Joint>,
 }
 
 #[derive(Deserialize)]
@@ -109,6 +115,10 @@ impl Snapshot {
                 .upgraded()
         } else if header.version == 4 {
             serde_json::from_str::<v4::Snapshot>(text)
+                .map_err(json)?
+                .upgraded()
+        } else if header.version == 5 {
+            serde_json::from_str::<v5::Snapshot>(text)
                 .map_err(json)?
                 .upgraded()
         } else {
@@ -155,6 +165,10 @@ impl Snapshot {
             (old.upgraded()?, left)
         } else if version == 4 {
             let (old, left): (v4::Snapshot, &[u8]) =
+                postcard::take_from_bytes(payload).map_err(binary)?;
+            (old.upgraded()?, left)
+        } else if version == 5 {
+            let (old, left): (v5::Snapshot, &[u8]) =
                 postcard::take_from_bytes(payload).map_err(binary)?;
             (old.upgraded()?, left)
         } else {
@@ -244,6 +258,7 @@ impl World {
             contacts: self.contact_cache.clone(),
             sleep: self.bodies.values().map(|b| b.sleep).collect(),
             kept: self.kept_contacts.clone(),
+            joints: self.joints.clone(),
         }
     }
 
@@ -350,6 +365,18 @@ impl World {
                 }));
             }
         }
+        for (index, (_, joint)) in snapshot.joints.iter().enumerate() {
+            let field = format!("joints[{index}]");
+            let [a, b] = joint.bodies;
+            if !(snapshot.bodies.contains_key(a) && snapshot.bodies.contains_key(b)) || a == b {
+                return Err(SnapshotError::Invalid(WorldError::OutOfRange {
+                    field: format!("{field}.bodies"),
+                    value: index as Real,
+                    range: "two different live handles".into(),
+                }));
+            }
+            check_joint(&field, joint)?;
+        }
         for (body, state) in snapshot.bodies.values_mut().zip(&snapshot.sleep) {
             body.mass_properties = BodyMass::derive(body.kind, body.mass, &body.collider);
             body.sleep = *state;
@@ -361,6 +388,8 @@ impl World {
         world.contact_cache = snapshot.contacts;
         world.kept_contacts = snapshot.kept;
         world.bodies = snapshot.bodies;
+        world.joints = snapshot.joints;
+        world.joints_changed();
         Ok(world)
     }
 

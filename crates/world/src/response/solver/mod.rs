@@ -243,8 +243,10 @@ impl Solver {
         for (joint, &place) in joints.values_mut().zip(&self.joint_places) {
             if place != NONE {
                 let constraint = &self.joints[place as usize];
-                joint.impulses = constraint.impulses;
-                [joint.force, joint.torque] = constraint.reaction;
+                // Held within what a snapshot accepts, so that every world a step makes
+                // restores (a hostile one's huge masses can push them past it).
+                joint.impulses = joint::within_limits(&constraint.impulses);
+                [joint.force, joint.torque] = constraint.reaction.map(|v| v.map(joint::bounded));
             }
         }
         for (body, &slot) in bodies.values_mut().zip(&self.slots) {
@@ -598,17 +600,23 @@ impl Solver {
             }
             touching[k] = true;
             let pair = &contacts[k];
+            // Held within what a snapshot accepts, so that every world a step makes restores
+            // (a hostile one's extreme masses and speeds can push them past it).
+            let bounded = joint::bounded;
             let entry = CachedContact {
                 a: pair.a,
                 b: pair.b,
                 points: self.ids[at as usize]
                     .iter()
                     .zip(result.normal)
-                    .map(|(&id, normal_impulse)| CachedPoint { id, normal_impulse })
+                    .map(|(&id, normal_impulse)| CachedPoint {
+                        id,
+                        normal_impulse: bounded(normal_impulse),
+                    })
                     .collect(),
-                friction_impulse: result.friction,
-                twist_impulse: result.twist,
-                tilt_impulse: result.tilt,
+                friction_impulse: result.friction.map(bounded),
+                twist_impulse: bounded(result.twist),
+                tilt_impulse: result.tilt.map(bounded),
             };
             while let Some(old) = sleeping.next_if(|e| (e.a, e.b) < (entry.a, entry.b)) {
                 cache.push(old);

@@ -111,6 +111,15 @@ impl JointConstraint {
         };
         rows.run(&self.kind, &geometry, &mut self.impulses);
         let (force, torque) = (rows.force, rows.torque);
+        let finite = [motion.va, motion.wa, motion.vb, motion.wb]
+            .iter()
+            .all(|v| v.iter().all(|x| x.is_finite()));
+        if !finite {
+            // Only a hostile world gets here (impulses or arms near the limits whose sums
+            // overflow): the joint lets go for this pass rather than spread a NaN.
+            self.impulses = JointImpulses::default();
+            return (Vector3::zeros(), Vector3::zeros());
+        }
         if pass != Pass::Reaction {
             let (left, right) = states.split_at_mut(i.max(j));
             let (low, high) = (&mut left[i.min(j)], &mut right[0]);
@@ -173,5 +182,26 @@ pub(crate) fn solve(
         for joint in joints.iter_mut() {
             joint.pass(states, h, pass);
         }
+    }
+}
+
+/// `x` held within the impulses and forces a snapshot accepts ([`crate::limits::MAX_IMPULSE`]);
+/// NaN becomes 0.
+pub(crate) fn bounded(x: Real) -> Real {
+    let max = crate::limits::MAX_IMPULSE;
+    if x.is_nan() { 0.0 } else { x.clamp(-max, max) }
+}
+
+/// Every impulse [`bounded`].
+pub(crate) fn within_limits(i: &JointImpulses) -> JointImpulses {
+    JointImpulses {
+        linear: i.linear.map(bounded),
+        angular: i.angular.map(bounded),
+        spring: bounded(i.spring),
+        motor: bounded(i.motor),
+        friction: i.friction.map(bounded),
+        lower: bounded(i.lower),
+        upper: bounded(i.upper),
+        cone: bounded(i.cone),
     }
 }

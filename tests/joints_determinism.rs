@@ -1,0 +1,300 @@
+//! Joints are state: a ragdoll restored mid-fall through JSON and binary steps bit-equal with
+//! the original; a pinned hash for a joint scene; the same bits on any number of threads and
+//! at any lane width; hostile snapshots with joints refused by name; older formats load
+//! without joints.
+
+mod common;
+
+use minirigid::prelude::*;
+use minirigid::world::{SNAPSHOT_VERSION, Snapshot};
+use testbed::joints::{bridge, chain, falling_ragdoll, ragdoll};
+use testbed::scenes::ground;
+
+#[test]
+fn a_ragdoll_restored_mid_fall_steps_in_lockstep_with_the_original() {
+    let (mut original, _, joints) = falling_ragdoll();
+    for _ in 0..30 {
+        original.step();
+    }
+    // Mid-fall, the joints carry impulses (their warm start is state).
+    assert!(
+        joints
+            .iter()
+            .all(|&j| original.joint(j).unwrap().impulses().linear != Vector3::zeros())
+    );
+    let mut from_json = World::from_json(&original.to_json().unwrap()).unwrap();
+    let mut from_bytes = World::from_bytes(&original.to_bytes().unwrap()).unwrap();
+    assert_eq!(from_json.state_hash(), original.state_hash());
+    assert_eq!(from_bytes.state_hash(), original.state_hash());
+    common::step_in_lockstep(&mut original, &mut from_json, &mut from_bytes, 300);
+    // Forgetting the joints' impulses changes the trajectory: they are state.
+    let (mut original, _, _) = falling_ragdoll();
+    for _ in 0..30 {
+        original.step();
+    }
+    let mut forgetful = original.snapshot();
+    for joint in forgetful.joints.values_mut() {
+        let mut value = serde_json::to_value(&*joint).unwrap();
+        value["impulses"] =
+            serde_json::to_value(minirigid::world::JointImpulses::default()).unwrap();
+        *joint = serde_json::from_value(value).unwrap();
+    }
+    let mut forgetful = World::from_snapshot(forgetful).unwrap();
+    for _ in 0..10 {
+        original.step();
+        forgetful.step();
+    }
+    assert_ne!(forgetful.state_hash(), original.state_hash());
+}
+
+/// Six ragdolls falling on a ground (six islands, so several groups), a bridge with boxes
+/// dropped on it, and a chain: joints of every kind of the examples beside contacts.
+fn scene() -> World {
+    let mut world = World::new(WorldConfig::default());
+    ground(&mut world, 30.0);
+    for k in 0..6 {
+        let (bodies, _) = ragdoll(
+            &mut world,
+            Vector3::new(-8.0 + 3.0 * k as Real, 1.0 + 0.3 * k as Real, 0.0),
+        );
+        world
+            .body_mut(bodies[2])
+            .unwrap()
+            .set_linvel(Vector3::new(1.0, 0.0, 0.5 * k as Real))
+            .unwrap();
+    }
+    bridge(&mut world, Vector3::new(0.0, 4.0, 6.0), 8);
+    for k in 0..4 {
+        world
+            .insert(
+                BodyDesc::dynamic()
+                    .cuboid(Vector3::repeat(0.3))
+                    .position(Vector3::new(-2.0 + 1.3 * k as Real, 5.5, 6.0)),
+            )
+            .unwrap();
+    }
+    chain(&mut world, Vector3::new(6.0, 8.0, -4.0), 12);
+    world
+}
+
+/// Runs `work` on a pool of `threads` threads.
+fn on_threads<T: Send>(threads: usize, work: impl FnOnce() -> T + Send) -> T {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .unwrap()
+        .install(work)
+}
+
+#[test]
+fn the_same_bits_on_one_two_or_three_threads_and_at_every_lane_width() {
+    let run = |threads: usize, lanes: SolverLanes| {
+        on_threads(threads, || {
+            let mut world = scene();
+            world.set_solver_lanes(lanes);
+            (0..120)
+                .map(|_| {
+                    world.step();
+                    world.state_hash()
+                })
+                .collect::<Vec<_>>()
+        })
+    };
+    let one = run(1, SolverLanes::One);
+    for (threads, lanes) in [
+        (2, SolverLanes::One),
+        (3, SolverLanes::One),
+        (1, SolverLanes::Four),
+        (1, SolverLanes::Eight),
+        (2, SolverLanes::Eight),
+        (8, SolverLanes::Four),
+    ] {
+        assert_eq!(
+            run(threads, lanes),
+            one,
+            "{threads} threads, {lanes:?} differ"
+        );
+    }
+}
+
+/// The hash of [`scene`] after 120 steps. It changes only when the simulation's results
+/// change on purpose or on a platform whose floating point differs. To update: run this test,
+/// read the hash it prints, and set `PINNED` in the change that explains why.
+const PINNED: u64 = 0x0eb0_52c4_6cbf_b788;
+
+#[test]
+fn joint_determinism_is_pinned() {
+    let mut world = scene();
+    for _ in 0..120 {
+        world.step();
+    }
+    let hash = world.state_hash();
+    assert_eq!(
+        hash, PINNED,
+        "the joint scene's state after 120 steps changed (hash {hash:#018x}). If the change \
+         is intended, set PINNED in tests/joints_determinism.rs to {hash:#018x}."
+    );
+}
+
+/// A world with a revolute joint, saved as JSON.
+fn jointed_json() -> (String, Snapshot) {
+    let mut world = World::new(WorldConfig::default());
+    let fixed = world
+        .insert(BodyDesc::fixed().cuboid(Vector3::repeat(0.1)))
+        .unwrap();
+    let arm = world
+        .insert(
+            BodyDesc::dynamic()
+                .cuboid(Vector3::new(0.5, 0.1, 0.1))
+                .position(Vector3::new(0.5, 0.0, 0.0)),
+        )
+        .unwrap();
+    world
+        .insert_joint(
+            JointDesc::revolute(fixed, arm, Point3::origin(), Vector3::z())
+                .limits(-1.0, 1.0)
+                .motor(1.0, 5.0),
+        )
+        .unwrap();
+    world.step();
+    (world.to_json().unwrap(), world.snapshot())
+}
+
+fn refused(snapshot: Snapshot, what: &str) {
+    match World::from_snapshot(snapshot) {
+        Ok(_) => panic!("accepted; expected an error naming {what}"),
+        Err(e) => assert!(e.to_string().contains(what), "`{e}` does not name {what}"),
+    }
+}
+
+#[test]
+fn hostile_snapshots_with_joints_are_refused_by_name() {
+    let (json, snapshot) = jointed_json();
+    assert!(World::from_json(&json).is_ok());
+    assert_eq!(snapshot.version, SNAPSHOT_VERSION);
+    // An unknown kind, a missing field.
+    assert!(World::from_json(&json.replace("\"Revolute\"", "\"Hinge\"")).is_err());
+    assert!(World::from_json(&json.replace("\"collide_connected\"", "\"collides\"")).is_err());
+    // A body that is not in the world; a body joined to itself.
+    let mut s = snapshot.clone();
+    let body = s.bodies.keys().next().unwrap();
+    let other = s.bodies.keys().nth(1).unwrap();
+    s.bodies.remove(other);
+    s.sleep.pop();
+    s.touching.clear();
+    s.contacts.clear();
+    refused(s, "joints[0].bodies");
+    let _ = body;
+    let edit = |f: &dyn Fn(&mut serde_json::Value)| {
+        let mut s = snapshot.clone();
+        let joint = s.joints.values_mut().next().unwrap();
+        let mut value = serde_json::to_value(&*joint).unwrap();
+        f(&mut value);
+        *joint = serde_json::from_value(value).unwrap();
+        s
+    };
+    refused(
+        edit(&|v| v["bodies"][1] = v["bodies"][0].clone()),
+        "joints[0].bodies",
+    );
+    // Out-of-order limits, huge impulses, bad rotations, negative stiffness inside a joint.
+    refused(
+        edit(&|v| v["kind"]["Revolute"]["limits"] = serde_json::json!([1.0, -1.0])),
+        "joints[0].kind.limits must be in order",
+    );
+    refused(
+        edit(&|v| v["impulses"]["motor"] = serde_json::json!(1e30)),
+        "joints[0].impulses.motor",
+    );
+    refused(
+        edit(&|v| v["frames"][0]["rotation"] = serde_json::json!([0.0, 0.0, 0.0, 2.0])),
+        "joints[0].frame_a",
+    );
+    refused(
+        edit(&|v| v["softness"]["hertz"] = serde_json::json!(-1.0)),
+        "joints[0].softness.hertz",
+    );
+    // NaN in the binary form (JSON has no NaN): a marked value's bits replaced.
+    let marked = edit(&|v| v["force"] = serde_json::json!([12345.678, 0.0, 0.0]));
+    let mut bytes = marked.to_bytes().unwrap();
+    let mark = 12345.678f32.to_le_bytes();
+    let at = bytes.windows(4).position(|w| w == mark).unwrap();
+    bytes[at..at + 4].copy_from_slice(&Real::NAN.to_le_bytes());
+    match World::from_bytes(&bytes) {
+        Ok(_) => panic!("a NaN force was accepted"),
+        Err(e) => assert!(e.to_string().contains("joints[0].force.x"), "{e}"),
+    }
+    // Every truncation of a jointed world's binary snapshot is refused.
+    let world = World::from_snapshot(snapshot).unwrap();
+    let bytes = world.to_bytes().unwrap();
+    for len in 0..bytes.len() {
+        assert!(
+            World::from_bytes(&bytes[..len]).is_err(),
+            "truncated to {len} bytes"
+        );
+    }
+}
+
+#[test]
+fn version_5_snapshots_load_without_joints_and_step_as_they_did() {
+    // The version-4 pyramid (a base-4 pyramid hit by a ball, contact reuse within 1 cm) loaded
+    // by the build before joints, set to two soft iterations, stepped 20 steps and saved in
+    // format 5 mid-contact. That build reached 0x20f82c5c356909be 60 steps later, with ten
+    // bodies asleep; a world without joints hashes as it did.
+    let bytes = include_bytes!("data/v5-pyramid.bin");
+    let mut world = World::from_bytes(bytes).unwrap();
+    assert_eq!(world.joint_count(), 0);
+    assert_eq!(world.config().solver.soft_iterations, 2);
+    for _ in 0..60 {
+        world.step();
+    }
+    assert_eq!(world.state_hash(), 0x20f8_2c5c_3569_09be);
+    assert_eq!(world.sleeping_count(), 10);
+    for len in 0..bytes.len() {
+        assert!(
+            World::from_bytes(&bytes[..len]).is_err(),
+            "truncated to {len} bytes"
+        );
+    }
+    let again = World::from_bytes(&world.to_bytes().unwrap()).unwrap();
+    assert_eq!(again.snapshot().version, SNAPSHOT_VERSION);
+    assert_eq!(again.state_hash(), world.state_hash());
+}
+
+#[test]
+fn mutated_jointed_snapshots_never_panic() {
+    // What the fuzz target does (`fuzz/`, whose seeds include this ragdoll), over a few
+    // thousand seeded byte flips: decode, and whatever decodes steps and round-trips.
+    let (mut world, _, _) = falling_ragdoll();
+    for _ in 0..20 {
+        world.step();
+    }
+    let bytes = world.to_bytes().unwrap();
+    let mut rng = testbed::SplitMix(7);
+    for _ in 0..3000 {
+        let mut data = bytes.clone();
+        for _ in 0..1 + rng.next_u64() % 4 {
+            let at = (rng.next_u64() % data.len() as u64) as usize;
+            data[at] = rng.next_u64() as u8;
+        }
+        if let Ok(mut world) = World::from_bytes(&data) {
+            world.step();
+            let again = World::from_bytes(&world.to_bytes().unwrap()).unwrap();
+            assert_eq!(again.state_hash(), world.state_hash());
+        }
+    }
+}
+
+/// Writes the fuzz target's jointed seeds (`fuzz/seeds/ragdoll.bin` and `.json`): run with
+/// `--ignored` after a format change.
+#[test]
+#[ignore]
+fn write_fuzz_seeds() {
+    let (mut world, _, _) = falling_ragdoll();
+    for _ in 0..20 {
+        world.step();
+    }
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz/seeds");
+    std::fs::write(dir.join("ragdoll.bin"), world.to_bytes().unwrap()).unwrap();
+    std::fs::write(dir.join("ragdoll.json"), world.to_json().unwrap()).unwrap();
+}
