@@ -14,3 +14,4 @@ run many_bodies --frames 61 --steps-per-frame 10 --screenshot docs/many_bodies.p
 run many_bodies --scene room --frames 120 --screenshot docs/many_bodies_room.png
 run pyramid --frames 100 --fire-frame 20 --screenshot docs/pyramid.png
 run tower --frames 60 --screenshot docs/tower.png
+run joints --frames 150 --screenshot docs/joints.png

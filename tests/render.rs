@@ -331,6 +331,19 @@ fn the_keva_tower_holds_still() {
 }
 
 #[test]
+fn joints_hold_a_chain_plumb_a_door_at_its_limit_and_a_ragdoll_together() {
+    // The joints example's four scenes for 150 steps (2.5 s): the chain of 20 links hangs
+    // straight down from its anchor, the motorised door has opened to its limit and stopped
+    // there, the ragdoll has landed with every joint's anchors together.
+    let (_, report) = render_with_report("joints", 150, &[]);
+    assert_eq!(number(&report, "joints"), 42.0, "{report:?}");
+    assert!(number(&report, "chain_off_axis") < 1e-3, "{report:?}");
+    let (angle, limit) = (number(&report, "door_angle"), number(&report, "door_limit"));
+    assert!((angle - limit).abs() < 0.5f64.to_radians(), "{report:?}");
+    assert!(number(&report, "ragdoll_gap") < 0.01, "{report:?}");
+}
+
+#[test]
 fn a_fired_ball_knocks_cubes_out() {
     let (_, report) = render_with_report("pyramid", 120, &["--fire-frame", "5"]);
     assert_eq!(number(&report, "balls"), 1.0);

@@ -450,6 +450,22 @@ impl Viewer {
                 }
             }
         }
+        // Joints: each body's centre to its anchor, and the two anchors (apart only when the
+        // joint stretches or is a distance joint).
+        for (handle, joint) in world.joints() {
+            let Ok(reading) = world.joint_reading(handle) else {
+                continue;
+            };
+            for (body, anchor) in joint.bodies().iter().zip(&reading.anchors) {
+                if let Some(body) = world.body(*body) {
+                    let center = vec3(&body.position().coords);
+                    window.draw_line(center, vec3(&anchor.coords), ORANGE, 2.0, false);
+                }
+                window.draw_point(vec3(&anchor.coords), ORANGE, 6.0);
+            }
+            let [a, b] = reading.anchors.map(|p| vec3(&p.coords));
+            window.draw_line(a, b, ORANGE, 3.0, false);
+        }
         if let Some(grab) = &self.grab
             && let Some(body) = world.body(grab.handle)
         {

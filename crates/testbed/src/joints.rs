@@ -87,8 +87,8 @@ pub fn bridge(world: &mut World, center: Vector3, planks: usize) -> Vec<BodyHand
     handles
 }
 
-/// A door (1 x 2 x 0.1 m, 20 kg) on a vertical hinge at its west edge on a static post at
-/// `at`, opening between 0 and `open` radians, driven open by a motor of 2 rad/s and 50 N m.
+/// A door (1 x 2 x 0.1 m, 20 kg, 2 cm above `at`'s level) on a vertical hinge at its west edge
+/// on a static post at `at`, opening between 0 and `open` radians, driven open by a motor of 2 rad/s and 50 N m.
 /// Returns the door and its hinge.
 pub fn door(world: &mut World, at: Vector3, open: Real) -> (BodyHandle, JointHandle) {
     let post = world
@@ -104,7 +104,7 @@ pub fn door(world: &mut World, at: Vector3, open: Real) -> (BodyHandle, JointHan
             BodyDesc::dynamic()
                 .cuboid(Vector3::new(0.5, 1.0, 0.05))
                 .mass(20.0)
-                .position(at + Vector3::new(0.5, 1.0, 0.0))
+                .position(at + Vector3::new(0.5, 1.02, 0.0))
                 .color([0.55, 0.35, 0.2]),
         )
         .expect("a valid door");

@@ -87,7 +87,13 @@ impl JointConstraint {
     }
 
     /// One pass over the joint's rows on the group's `states`; `h` the substep.
-    fn pass(&mut self, states: &mut [SolverBody], h: Real, pass: Pass) -> (Vector3, Vector3) {
+    fn pass(
+        &mut self,
+        states: &mut [SolverBody],
+        jointed: &mut [[Vector3; 2]],
+        h: Real,
+        pass: Pass,
+    ) -> (Vector3, Vector3) {
         let [i, j] = self.slots.map(|s| s as usize);
         let (a, b) = (&states[i], &states[j]);
         let geometry = Geometry {
@@ -121,10 +127,17 @@ impl JointConstraint {
             return (Vector3::zeros(), Vector3::zeros());
         }
         if pass != Pass::Reaction {
-            let (left, right) = states.split_at_mut(i.max(j));
-            let (low, high) = (&mut left[i.min(j)], &mut right[0]);
-            let (a, b) = if i < j { (low, high) } else { (high, low) };
-            motion.write(self.own[0].then_some(a), self.own[1].then_some(b));
+            for (side, (k, v, w)) in [(i, motion.va, motion.wa), (j, motion.vb, motion.wb)]
+                .into_iter()
+                .enumerate()
+            {
+                if self.own[side] {
+                    let state = &mut states[k];
+                    jointed[k][0] += v - state.linvel;
+                    jointed[k][1] += w - state.angvel;
+                    (state.linvel, state.angvel) = (v, w);
+                }
+            }
         }
         (force, torque)
     }
@@ -158,29 +171,37 @@ impl JointConstraint {
 
     /// The force and torque on `b` of the impulses accumulated over the last substep of `h`.
     pub(crate) fn reaction_of(&mut self, states: &mut [SolverBody], h: Real) -> [Vector3; 2] {
-        let (force, torque) = self.pass(states, h, Pass::Reaction);
+        let (force, torque) = self.pass(states, &mut [], h, Pass::Reaction);
         [force / h, torque / h]
     }
 }
 
-/// The first substep's warm start: last step's impulses applied.
-pub(crate) fn warm_start(joints: &mut [JointConstraint], states: &mut [SolverBody], h: Real) {
+/// Each substep's warm start: the accumulated impulses applied along the joints' rows as they
+/// are now. `jointed` gathers, per slot, what the joints change the velocities by (see
+/// `integrate_velocities`).
+pub(crate) fn warm_start(
+    joints: &mut [JointConstraint],
+    states: &mut [SolverBody],
+    jointed: &mut [[Vector3; 2]],
+    h: Real,
+) {
     for joint in joints {
-        joint.pass(states, h, Pass::Warm);
+        joint.pass(states, jointed, h, Pass::Warm);
     }
 }
 
-/// A soft (`soft`) or relax pass over the joints.
+/// A soft (`soft`) or relax pass over the joints, [`ITERATIONS`] times.
 pub(crate) fn solve(
     joints: &mut [JointConstraint],
     states: &mut [SolverBody],
+    jointed: &mut [[Vector3; 2]],
     h: Real,
     soft: bool,
 ) {
     let pass = if soft { Pass::Soft } else { Pass::Relax };
     for _ in 0..ITERATIONS {
         for joint in joints.iter_mut() {
-            joint.pass(states, h, pass);
+            joint.pass(states, jointed, h, pass);
         }
     }
 }

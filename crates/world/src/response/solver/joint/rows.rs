@@ -208,15 +208,4 @@ impl Motion {
         *lambda = (old - mass_scale * mass * (speed + bias) - impulse_scale * old).max(0.0);
         self.push(row, sign * (*lambda - old));
     }
-
-    /// Writes the velocities back into the two states (a fixed side, the group's shared fixed
-    /// state, is left alone).
-    pub(super) fn write(&self, a: Option<&mut SolverBody>, b: Option<&mut SolverBody>) {
-        if let Some(a) = a {
-            (a.linvel, a.angvel) = (self.va, self.wa);
-        }
-        if let Some(b) = b {
-            (b.linvel, b.angvel) = (self.vb, self.wb);
-        }
-    }
 }
