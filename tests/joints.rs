@@ -2,6 +2,7 @@
 //! springs, loads), breaking, and bad input refused by name with the world unchanged.
 
 use minirigid::prelude::*;
+use minirigid::world::JOINT_SOFTNESS;
 use std::f32::consts::PI;
 
 fn world() -> World {
@@ -607,9 +608,29 @@ fn bad_joints_are_refused_by_name_and_change_nothing() {
             .is_err()
     );
     assert_eq!(world.state_hash(), hash);
+    let soft = Spring {
+        hertz: -1.0,
+        damping_ratio: 1.0,
+    };
+    let error = world
+        .set_joint_softness(joint, soft)
+        .unwrap_err()
+        .to_string();
+    assert!(error.contains("softness.hertz"), "{error}");
+    assert_eq!(world.state_hash(), hash);
+    // The joint iteration count is a checked setting.
+    let mut config = *world.config();
+    config.solver.joint_iterations = 0;
+    let error = world.set_config(config).unwrap_err().to_string();
+    assert!(error.contains("config.solver.joint_iterations"), "{error}");
+    assert_eq!(world.state_hash(), hash);
     world.remove_joint(joint).unwrap();
     assert_eq!(
         world.set_joint_limits(joint, None),
+        Err(WorldError::UnknownJoint)
+    );
+    assert_eq!(
+        world.set_joint_softness(joint, JOINT_SOFTNESS),
         Err(WorldError::UnknownJoint)
     );
     assert_eq!(world.joint_reading(joint), Err(WorldError::UnknownJoint));

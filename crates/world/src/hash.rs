@@ -96,6 +96,10 @@ impl World {
                 h.u64(u64::from(point.id.0));
             }
         }
+        if !self.joints.is_empty() {
+            // Only worlds with joints read it.
+            h.u64(u64::from(self.config.solver.joint_iterations));
+        }
         for (handle, joint) in &self.joints {
             h.u64(handle.data().as_ffi());
             h.joint(joint);

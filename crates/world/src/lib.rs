@@ -28,8 +28,8 @@ pub use body::{
     VisualShape,
 };
 pub use config::{
-    MAX_REUSE_DISTANCE, MAX_SOFT_ITERATIONS, MAX_SUBSTEPS, Response, SleepConfig, SolverConfig,
-    WorldConfig,
+    MAX_JOINT_ITERATIONS, MAX_REUSE_DISTANCE, MAX_SOFT_ITERATIONS, MAX_SUBSTEPS, Response,
+    SleepConfig, SolverConfig, WorldConfig,
 };
 pub use contact::{CachedContact, CachedPoint, ContactEvent, ContactPair, KeptContact, KeptPoint};
 pub use error::{SnapshotError, WorldError};

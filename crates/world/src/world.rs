@@ -15,6 +15,11 @@ use collide::staged::StageCounts;
 use geom::Real;
 use slotmap::SlotMap;
 
+/// A joint's bodies, lower handle first.
+fn ordered([a, b]: [BodyHandle; 2]) -> (BodyHandle, BodyHandle) {
+    if a < b { (a, b) } else { (b, a) }
+}
+
 /// A world of rigid bodies advanced in fixed steps.
 ///
 /// A step (see [`World::step`] for its stages) finds the contacts (broad phase, then seed
@@ -52,9 +57,10 @@ pub struct World {
     pub(crate) joints: SlotMap<JointHandle, Joint>,
     /// Joints broken in the last step.
     pub(crate) joint_events: Vec<JointEvent>,
-    /// Derived from `joints` whenever they change (never saved): the jointed body pairs,
-    /// sorted, which link islands for sleeping; those whose contacts are skipped (not
-    /// `collide_connected`), sorted; per joint, its bodies' dense indices (a step's buffer).
+    /// Derived from `joints` whenever they change (never saved): the jointed body pairs, one
+    /// entry per joint, sorted, which link islands for sleeping; those whose contacts are
+    /// skipped (not `collide_connected`), sorted; per joint, its bodies' dense indices (a
+    /// step's buffer).
     joined: Vec<(BodyHandle, BodyHandle)>,
     unconnected: Vec<(BodyHandle, BodyHandle)>,
     joint_indices: Vec<(u32, u32)>,
@@ -491,23 +497,45 @@ impl World {
         );
     }
 
-    /// Rebuilds what is derived from the joints (see `joined`); called whenever they change.
+    /// Rebuilds what is derived from the joints (see `joined`) after a restore or a removal of
+    /// several.
     pub(crate) fn joints_changed(&mut self) {
-        let ordered = |[a, b]: [BodyHandle; 2]| if a < b { (a, b) } else { (b, a) };
         self.joined.clear();
-        self.joined
-            .extend(self.joints.values().map(|j| ordered(j.bodies)));
-        self.joined.sort_unstable();
-        self.joined.dedup();
         self.unconnected.clear();
-        self.unconnected.extend(
-            self.joints
-                .values()
-                .filter(|j| !j.collide_connected)
-                .map(|j| ordered(j.bodies)),
-        );
+        for joint in self.joints.values() {
+            let pair = ordered(joint.bodies);
+            self.joined.push(pair);
+            if !joint.collide_connected {
+                self.unconnected.push(pair);
+            }
+        }
+        self.joined.sort_unstable();
         self.unconnected.sort_unstable();
-        self.unconnected.dedup();
+    }
+
+    /// Adds a joint's pair to what is derived from the joints (sorted lists that keep one entry
+    /// per joint, so that removing one of two joints on a pair keeps the other's).
+    pub(crate) fn link(&mut self, joint: &Joint) {
+        let pair = ordered(joint.bodies);
+        let at = self.joined.partition_point(|p| *p <= pair);
+        self.joined.insert(at, pair);
+        if !joint.collide_connected {
+            let at = self.unconnected.partition_point(|p| *p <= pair);
+            self.unconnected.insert(at, pair);
+        }
+    }
+
+    /// Takes a removed joint's pair out of what is derived from the joints.
+    pub(crate) fn unlink(&mut self, joint: &Joint) {
+        let pair = ordered(joint.bodies);
+        if let Ok(at) = self.joined.binary_search(&pair) {
+            self.joined.remove(at);
+        }
+        if !joint.collide_connected
+            && let Ok(at) = self.unconnected.binary_search(&pair)
+        {
+            self.unconnected.remove(at);
+        }
     }
 
     /// Each joint's bodies' dense indices (handle order), for this step.

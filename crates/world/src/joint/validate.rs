@@ -159,7 +159,7 @@ fn check_limits(field: &str, limits: &[Real; 2], range: Range) -> Result<(), Wor
     Ok(())
 }
 
-fn check_spring(field: &str, spring: &Spring) -> Result<(), WorldError> {
+pub(crate) fn check_spring(field: &str, spring: &Spring) -> Result<(), WorldError> {
     within(
         &format!("{field}.hertz"),
         spring.hertz,

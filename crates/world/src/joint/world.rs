@@ -2,7 +2,7 @@
 //! first (the error names what was wrong, and then nothing changes) and wakes the joint's
 //! bodies.
 
-use super::{Joint, JointDesc, JointEvent, JointHandle, JointKind, JointReading, Motor};
+use super::{Joint, JointDesc, JointEvent, JointHandle, JointKind, JointReading, Motor, Spring};
 use crate::body::{BodyHandle, RigidBody};
 use crate::error::WorldError;
 use crate::world::World;
@@ -22,8 +22,8 @@ impl World {
             return Err(WorldError::UnknownBody);
         };
         let joint = desc.build(body_a, body_b)?;
+        self.link(&joint);
         let handle = self.joints.insert(joint);
-        self.joints_changed();
         self.wake_joint_bodies([a, b]);
         Ok(handle)
     }
@@ -32,7 +32,7 @@ impl World {
     /// bodies wake.
     pub fn remove_joint(&mut self, handle: JointHandle) -> Option<Joint> {
         let joint = self.joints.remove(handle)?;
-        self.joints_changed();
+        self.unlink(&joint);
         self.wake_joint_bodies(joint.bodies);
         Some(joint)
     }
@@ -73,6 +73,24 @@ impl World {
             joint.impulses = Default::default();
         }
         joint.kind = kind;
+        let bodies = joint.bodies;
+        self.wake_joint_bodies(bodies);
+        Ok(())
+    }
+
+    /// Sets the softness of the rows holding a joint together (default
+    /// [`JOINT_SOFTNESS`](crate::JOINT_SOFTNESS)), checked first; its bodies wake.
+    pub fn set_joint_softness(
+        &mut self,
+        handle: JointHandle,
+        softness: Spring,
+    ) -> Result<(), WorldError> {
+        let joint = self
+            .joints
+            .get_mut(handle)
+            .ok_or(WorldError::UnknownJoint)?;
+        super::validate::check_spring("softness", &softness)?;
+        joint.softness = softness;
         let bodies = joint.bodies;
         self.wake_joint_bodies(bodies);
         Ok(())

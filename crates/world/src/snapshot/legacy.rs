@@ -132,6 +132,7 @@ pub(super) mod v2 {
                         rolling_resistance: 0.0,
                         reuse_distance: 0.0,
                         soft_iterations: 1,
+                        joint_iterations: 4,
                     },
                     sleep: SleepConfig::disabled(),
                 },
@@ -228,6 +229,7 @@ pub(super) mod v3 {
                         rolling_resistance: solver.rolling_resistance,
                         reuse_distance: 0.0,
                         soft_iterations: 1,
+                        joint_iterations: 4,
                     },
                     sleep: SleepConfig {
                         enabled: sleep.enabled,
@@ -329,6 +331,7 @@ pub(super) mod v4 {
                         speculative_margin: solver.speculative_margin,
                         rolling_resistance: solver.rolling_resistance,
                         reuse_distance: solver.reuse_distance,
+                        joint_iterations: 4,
                     },
                     sleep: SleepConfig {
                         enabled: sleep.enabled,

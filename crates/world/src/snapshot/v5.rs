@@ -78,6 +78,7 @@ impl Snapshot {
                     speculative_margin: solver.speculative_margin,
                     rolling_resistance: solver.rolling_resistance,
                     reuse_distance: solver.reuse_distance,
+                    joint_iterations: 4,
                 },
                 sleep: SleepConfig {
                     enabled: sleep.enabled,

@@ -224,7 +224,8 @@ impl Solver {
             return;
         }
         self.gather(bodies, indices, joint_indices);
-        self.place_joints(bodies, joints, joint_indices);
+        let h = config.dt / config.solver.substeps.max(1) as Real;
+        self.place_joints(bodies, joints, joint_indices, h);
         match self.lanes_per_batch {
             SolverLanes::One => {
                 let mut batches = std::mem::take(&mut self.scalar);
@@ -269,6 +270,7 @@ impl Solver {
     ) {
         let substeps = config.solver.substeps.max(1);
         let soft_iterations = config.solver.soft_iterations.max(1);
+        let joint_iterations = config.solver.joint_iterations.max(1);
         let h = config.dt / substeps as Real;
         let settings = SolveSettings::new(&config.solver, h);
         let threshold = config.solver.restitution_threshold;
@@ -330,17 +332,17 @@ impl Solver {
                             gravity,
                             h,
                         );
-                        joint::warm_start(joints, states, jointed, h);
+                        joint::warm_start(joints, states, jointed);
                         if first {
                             batches.for_each(states, batch::warm_start);
                         }
                         for _ in 0..soft_iterations {
-                            joint::solve(joints, states, jointed, h, true);
+                            joint::solve(joints, states, jointed, true, joint_iterations);
                             batches
                                 .for_each(states, |c, b| batch::solve::<_, true>(c, b, &settings));
                         }
                         integrate_positions(states, bodies.kinds, h, max_push_out_speed);
-                        joint::solve(joints, states, jointed, h, false);
+                        joint::solve(joints, states, jointed, false, joint_iterations);
                         batches.for_each(states, |c, b| batch::solve::<_, false>(c, b, &settings));
                     }
                     batches.for_each(states, |c, b| batch::restitution(c, b, threshold));
@@ -477,6 +479,7 @@ impl Solver {
         bodies: &SlotMap<BodyHandle, RigidBody>,
         joints: &SlotMap<JointHandle, Joint>,
         joint_indices: &[(u32, u32)],
+        h: Real,
     ) {
         self.joints.clear();
         self.joint_places.clear();
@@ -502,27 +505,32 @@ impl Solver {
             *range = start..start + count;
             start += count;
         }
+        // The joints in solve order: group by group, handle order within each (a counting
+        // sort of their indices), each made where it goes.
         let mut next: Vec<usize> = self.joint_groups.iter().map(|range| range.start).collect();
-        let mut placed = vec![None; start];
-        for ((joint, &(i, j)), place) in joints
-            .values()
-            .zip(joint_indices)
-            .zip(&mut self.joint_places)
-        {
-            if *place == NONE {
-                continue;
+        let mut order = vec![NONE; start];
+        for (k, place) in self.joint_places.iter_mut().enumerate() {
+            if *place != NONE {
+                let group = *place as usize;
+                order[next[group]] = k as u32;
+                *place = next[group] as u32;
+                next[group] += 1;
             }
-            let group = *place as usize;
-            let first = self.groups[group].start;
-            let slots = [self.slots[i as usize], self.slots[j as usize]];
-            let local = slots.map(|s| s.saturating_sub(first));
-            let own = slots.map(|s| s != 0);
-            let pair = joint.bodies.map(|h| &bodies[h]);
-            placed[next[group]] = Some(JointConstraint::new(joint, pair, local, own));
-            *place = next[group] as u32;
-            next[group] += 1;
         }
-        self.joints.extend(placed.into_iter().flatten());
+        let list: Vec<&Joint> = joints.values().collect();
+        for (group, range) in self.joint_groups.iter().enumerate() {
+            let first = self.groups[group].start;
+            for &index in &order[range.clone()] {
+                let (joint, (i, j)) = (list[index as usize], joint_indices[index as usize]);
+                let slots = [self.slots[i as usize], self.slots[j as usize]];
+                let local = slots.map(|s| s.saturating_sub(first));
+                let own = slots.map(|s| s != 0);
+                let pair = joint.bodies.map(|h| &bodies[h]);
+                let states = slots.map(|s| &self.states[s as usize]);
+                self.joints
+                    .push(JointConstraint::new(joint, pair, states, local, own, h));
+            }
+        }
     }
 
     /// Places one constraint per contact that involves an awake dynamic body in its lane of

@@ -8,7 +8,7 @@ use super::rows::{Motion, Row};
 use crate::joint::math::{relative, rotation_error, swing_angle, twist_angle};
 use crate::joint::{Axis, JointImpulses, JointKind};
 use crate::response::solver::soft::Softness;
-use geom::{Real, UnitQuaternion, Vector3};
+use geom::{Matrix3, Real, UnitQuaternion, Vector3};
 
 /// What a pass over a joint's rows does.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -34,6 +34,7 @@ pub(super) struct Geometry {
 }
 
 /// The coefficients a joint's rows are solved with this substep.
+#[derive(Debug, Clone)]
 pub(super) struct Coefficients {
     /// The holding rows' softness (soft pass).
     pub(super) hold: Softness,
@@ -50,6 +51,8 @@ pub(super) struct Rows<'a> {
     pub(super) m: &'a mut Motion,
     pub(super) pass: Pass,
     pub(super) c: &'a Coefficients,
+    /// The anchor rows' effective mass (`JointConstraint::anchor_mass`).
+    pub(super) anchor_mass: &'a Matrix3,
     pub(super) force: Vector3,
     pub(super) torque: Vector3,
 }
@@ -141,7 +144,19 @@ impl Rows<'_> {
 
     /// The anchors held together.
     fn anchors(&mut self, g: &Geometry, spring: Option<&Softness>, i: &mut JointImpulses) {
-        self.hold(&Row::point(&g.ra, &g.rb), g.d, spring, &mut i.linear);
+        match self.pass {
+            Pass::Warm => self.m.push_point(&g.ra, &g.rb, &i.linear),
+            Pass::Reaction => self.force += i.linear,
+            Pass::Soft | Pass::Relax => {
+                let soft = match (spring, self.pass) {
+                    (Some(s), _) => Some(s),
+                    (None, Pass::Soft) => Some(&self.c.hold),
+                    _ => None,
+                };
+                self.m
+                    .point(&g.ra, &g.rb, g.d, self.anchor_mass, soft, &mut i.linear);
+            }
+        }
     }
 
     /// The frames' turn held together.
@@ -152,6 +167,17 @@ impl Rows<'_> {
 
     /// Runs the kind's rows.
     pub(super) fn run(&mut self, kind: &JointKind, g: &Geometry, i: &mut JointImpulses) {
+        if let JointKind::Spherical {
+            cone: None,
+            twist: None,
+            friction,
+        } = kind
+            && *friction == 0.0
+        {
+            // A plain ball and socket: its anchors only.
+            self.anchors(g, None, i);
+            return;
+        }
         let za = g.qa * Vector3::z();
         match kind {
             JointKind::Spherical {

@@ -17,22 +17,16 @@ use super::body::SolverBody;
 use super::soft::Softness;
 use crate::body::RigidBody;
 use crate::joint::{Joint, JointImpulses, JointKind, Spring};
-use geom::{Real, UnitQuaternion, Vector3};
+use geom::{Matrix3, Real, UnitQuaternion, Vector3};
 use kinds::{Coefficients, Geometry, Pass, Rows};
 use rows::Motion;
 
-/// How many times each pass (soft or relax) solves the joints, one after the other, before the
-/// contacts. A soft hold sags under a load `F` by `F / (m omega^2)` (`m` the row's effective
-/// mass), so a chain of light links holding a heavy ball stretches unless its joints are stiff;
-/// one Gauss-Seidel pass does not carry such a stiff chain's load and it blows up. Measured on
-/// the acceptance chain (40 boxes of 2.5 kg holding a ball of 250 kg, 8 substeps, 2 soft
-/// iterations, 5 s): Box3D's settings (60 Hz, a quarter of the substep rate, one pass)
-/// stretch it 4.85%; 240 Hz (half the substep rate) with one pass blows up (43 m/s), with two
-/// it stretches 0.49% and still moves at 7 cm/s, with three 0.43% and 1.7 cm/s, with four
-/// 0.42% and 7 mm/s.
-const ITERATIONS: usize = 4;
-
-/// The stiffest hold, as a fraction of the substep rate (Box3D: a quarter).
+/// The stiffest hold, as a fraction of the substep rate (Box3D: a quarter). Stiffer holds
+/// need more than one pass (`SolverConfig::joint_iterations`): on the acceptance chain (40
+/// boxes of 2.5 kg holding a ball of 250 kg, 8 substeps, 2 soft iterations, 5 s), Box3D's
+/// settings (60 Hz, a quarter of the substep rate, one pass) stretch it 4.85%; 240 Hz (half
+/// the substep rate) with one pass blows up (43 m/s), with two it stretches 0.49% and still
+/// sways at 7 cm/s, with three 0.43% and 1.7 cm/s, with four 0.42% and 7 mm/s.
 const HOLD_CAP: Real = 0.5;
 
 /// A joint as the solver holds it through a step.
@@ -48,7 +42,16 @@ pub(crate) struct JointConstraint {
     arms: [Vector3; 2],
     delta_center: Vector3,
     kind: JointKind,
-    softness: Spring,
+    /// The rows' coefficients for this step's substep.
+    coefficients: Coefficients,
+    /// The anchor rows' effective mass, `K^-1` with `K = (mA + mB) 1 - [rA] IA^-1 [rA] -
+    /// [rB] IB^-1 [rB]`, from the arms at the start of the step (rapier's choice; Box3D
+    /// recomputes it every pass from the turned arms): the arms turn a little within a step,
+    /// which changes how fast a pass converges, not what the joint converges to. Zero when
+    /// nothing can move the anchors.
+    anchor_mass: Matrix3,
+    /// Whether any row reads the frames' rotations (a plain ball and socket does not).
+    turns: bool,
     /// The accumulated impulses (warm started from the joint's).
     pub(crate) impulses: JointImpulses,
     /// The force and torque on `b` over the step's last substep.
@@ -56,13 +59,16 @@ pub(crate) struct JointConstraint {
 }
 
 impl JointConstraint {
-    /// The constraint of `joint` between bodies `a` and `b`, at `slots` of its group (`own`:
-    /// whether each is a moving body's own slot).
+    /// The constraint of `joint` between bodies `a` and `b` (their solver states `states`), at
+    /// `slots` of its group (`own`: whether each is a moving body's own slot), for a substep
+    /// of `h`.
     pub(crate) fn new(
         joint: &Joint,
         [a, b]: [&RigidBody; 2],
+        states: [&SolverBody; 2],
         slots: [u32; 2],
         own: [bool; 2],
+        h: Real,
     ) -> Self {
         let frame = |body: &RigidBody, frame: &geom::Isometry3| {
             let rotation = body.pose.rotation * frame.rotation;
@@ -73,6 +79,22 @@ impl JointConstraint {
         let (qa, ra) = frame(a, &joint.frames[0]);
         let (qb, rb) = frame(b, &joint.frames[1]);
         let center = |body: &RigidBody| body.pose * body.mass_properties.local_center;
+        let arm_term = |r: &Vector3, state: &SolverBody| {
+            let skew = r.cross_matrix();
+            skew * state.inverse_inertia * skew
+        };
+        let [sa, sb] = states;
+        let k = Matrix3::identity() * (sa.inverse_mass + sb.inverse_mass)
+            - arm_term(&ra, sa)
+            - arm_term(&rb, sb);
+        let turns = !matches!(
+            joint.kind,
+            JointKind::Spherical {
+                cone: None,
+                twist: None,
+                friction,
+            } if friction == 0.0
+        );
         Self {
             slots,
             own,
@@ -80,46 +102,52 @@ impl JointConstraint {
             arms: [ra, rb],
             delta_center: center(b) - center(a),
             kind: joint.kind,
-            softness: joint.softness,
+            coefficients: coefficients(&joint.kind, &joint.softness, h),
+            anchor_mass: k.try_inverse().unwrap_or_else(Matrix3::zeros),
+            turns,
             impulses: joint.impulses,
             reaction: [Vector3::zeros(); 2],
         }
     }
 
-    /// One pass over the joint's rows on the group's `states`; `h` the substep.
+    /// One pass over the joint's rows on the group's `states`.
     fn pass(
         &mut self,
         states: &mut [SolverBody],
         jointed: &mut [[Vector3; 2]],
-        h: Real,
         pass: Pass,
     ) -> (Vector3, Vector3) {
         let [i, j] = self.slots.map(|s| s as usize);
         let (a, b) = (&states[i], &states[j]);
-        let geometry = Geometry {
-            qa: a.delta_rotation * self.rotations[0],
-            qb: b.delta_rotation * self.rotations[1],
-            ra: a.delta_rotation * self.arms[0],
-            rb: b.delta_rotation * self.arms[1],
-            d: Vector3::zeros(),
+        let (qa, qb) = if self.turns {
+            (
+                a.delta_rotation * self.rotations[0],
+                b.delta_rotation * self.rotations[1],
+            )
+        } else {
+            (self.rotations[0], self.rotations[1])
         };
-        let d =
-            (b.delta_position - a.delta_position) + self.delta_center + geometry.rb - geometry.ra;
-        let geometry = Geometry { d, ..geometry };
+        let (ra, rb) = (
+            a.delta_rotation * self.arms[0],
+            b.delta_rotation * self.arms[1],
+        );
+        let d = (b.delta_position - a.delta_position) + self.delta_center + rb - ra;
+        let geometry = Geometry { qa, qb, ra, rb, d };
         let mut motion = Motion::of(a, b, &a.inverse_inertia, &b.inverse_inertia);
-        let coefficients = self.coefficients(h);
         let mut rows = Rows {
             m: &mut motion,
             pass,
-            c: &coefficients,
+            c: &self.coefficients,
+            anchor_mass: &self.anchor_mass,
             force: Vector3::zeros(),
             torque: Vector3::zeros(),
         };
         rows.run(&self.kind, &geometry, &mut self.impulses);
         let (force, torque) = (rows.force, rows.torque);
-        let finite = [motion.va, motion.wa, motion.vb, motion.wb]
-            .iter()
-            .all(|v| v.iter().all(|x| x.is_finite()));
+        // One test for all twelve: a NaN or an infinity anywhere makes the sum one.
+        let finite = (motion.va + motion.wa + motion.vb + motion.wb)
+            .sum()
+            .is_finite();
         if !finite {
             // Only a hostile world gets here (impulses or arms near the limits whose sums
             // overflow): the joint lets go for this pass rather than spread a NaN.
@@ -142,37 +170,36 @@ impl JointConstraint {
         (force, torque)
     }
 
-    /// The softness of the holding rows (capped at [`HOLD_CAP`] of the substep rate) and of
-    /// the springs, for a substep of `h`. Zero-hertz springs pull with no force, so are
-    /// not solved.
-    fn coefficients(&self, h: Real) -> Coefficients {
-        let spring =
-            |s: &Spring| (s.hertz > 0.0).then(|| Softness::new(s.hertz, s.damping_ratio, h));
-        let hertz = self.softness.hertz.min(HOLD_CAP / h);
-        let (linear, angular) = match &self.kind {
-            JointKind::Revolute(axis) | JointKind::Prismatic(axis) => {
-                (axis.spring.as_ref().and_then(spring), None)
-            }
-            JointKind::Distance { spring: s, .. } => (s.as_ref().and_then(spring), None),
-            JointKind::Weld { linear, angular } => (
-                linear.as_ref().and_then(spring),
-                angular.as_ref().and_then(spring),
-            ),
-            JointKind::Spherical { .. } => (None, None),
-        };
-        Coefficients {
-            hold: Softness::new(hertz, self.softness.damping_ratio, h),
-            spring: linear,
-            angular_spring: angular,
-            h,
-            inv_h: 1.0 / h,
-        }
-    }
-
     /// The force and torque on `b` of the impulses accumulated over the last substep of `h`.
     pub(crate) fn reaction_of(&mut self, states: &mut [SolverBody], h: Real) -> [Vector3; 2] {
-        let (force, torque) = self.pass(states, &mut [], h, Pass::Reaction);
+        let (force, torque) = self.pass(states, &mut [], Pass::Reaction);
         [force / h, torque / h]
+    }
+}
+
+/// The softness of the holding rows (capped at [`HOLD_CAP`] of the substep rate) and of the
+/// springs of a joint of `kind` and `softness`, for a substep of `h`. Zero-hertz springs pull
+/// with no force, so are not solved.
+fn coefficients(kind: &JointKind, softness: &Spring, h: Real) -> Coefficients {
+    let spring = |s: &Spring| (s.hertz > 0.0).then(|| Softness::new(s.hertz, s.damping_ratio, h));
+    let hertz = softness.hertz.min(HOLD_CAP / h);
+    let (linear, angular) = match kind {
+        JointKind::Revolute(axis) | JointKind::Prismatic(axis) => {
+            (axis.spring.as_ref().and_then(spring), None)
+        }
+        JointKind::Distance { spring: s, .. } => (s.as_ref().and_then(spring), None),
+        JointKind::Weld { linear, angular } => (
+            linear.as_ref().and_then(spring),
+            angular.as_ref().and_then(spring),
+        ),
+        JointKind::Spherical { .. } => (None, None),
+    };
+    Coefficients {
+        hold: Softness::new(hertz, softness.damping_ratio, h),
+        spring: linear,
+        angular_spring: angular,
+        h,
+        inv_h: 1.0 / h,
     }
 }
 
@@ -183,25 +210,25 @@ pub(crate) fn warm_start(
     joints: &mut [JointConstraint],
     states: &mut [SolverBody],
     jointed: &mut [[Vector3; 2]],
-    h: Real,
 ) {
     for joint in joints {
-        joint.pass(states, jointed, h, Pass::Warm);
+        joint.pass(states, jointed, Pass::Warm);
     }
 }
 
-/// A soft (`soft`) or relax pass over the joints, [`ITERATIONS`] times.
+/// A soft (`soft`) or relax pass over the joints, `iterations` times
+/// (`SolverConfig::joint_iterations`).
 pub(crate) fn solve(
     joints: &mut [JointConstraint],
     states: &mut [SolverBody],
     jointed: &mut [[Vector3; 2]],
-    h: Real,
     soft: bool,
+    iterations: u32,
 ) {
     let pass = if soft { Pass::Soft } else { Pass::Relax };
-    for _ in 0..ITERATIONS {
+    for _ in 0..iterations {
         for joint in joints.iter_mut() {
-            joint.pass(states, jointed, h, pass);
+            joint.pass(states, jointed, pass);
         }
     }
 }

@@ -43,11 +43,6 @@ impl Row {
         }
     }
 
-    /// The three rows holding a point of each body together: along x, y and z.
-    pub(super) fn point(ra: &Vector3, rb: &Vector3) -> [Self; 3] {
-        [Vector3::x(), Vector3::y(), Vector3::z()].map(|e| Self::linear(e, ra, rb))
-    }
-
     /// The three rows holding the turn: about x, y and z.
     pub(super) fn turn() -> [Self; 3] {
         [Vector3::x(), Vector3::y(), Vector3::z()].map(Self::angular)
@@ -207,5 +202,37 @@ impl Motion {
         let old = *lambda;
         *lambda = (old - mass_scale * mass * (speed + bias) - impulse_scale * old).max(0.0);
         self.push(row, sign * (*lambda - old));
+    }
+
+    /// The three rows holding the anchors together (`ra`, `rb` the arms, `d` how far `b`'s
+    /// anchor is from `a`'s, `mass` their effective mass), solved at once: Box3D's point
+    /// constraint, written out rather than as three [`Row`]s.
+    pub(super) fn point(
+        &mut self,
+        ra: &Vector3,
+        rb: &Vector3,
+        d: Vector3,
+        mass: &Matrix3,
+        soft: Option<&Softness>,
+        lambda: &mut Vector3,
+    ) {
+        let speed = self.vb + self.wb.cross(rb) - self.va - self.wa.cross(ra);
+        let delta = match soft {
+            Some(s) => {
+                -(mass * (speed + d * s.bias_rate)) * s.mass_scale - *lambda * s.impulse_scale
+            }
+            None => -(mass * speed),
+        };
+        *lambda += delta;
+        self.push_point(ra, rb, &delta);
+    }
+
+    /// Applies the impulse `p` at the anchors (on `b`; `a` gets `-p`).
+    #[inline]
+    pub(super) fn push_point(&mut self, ra: &Vector3, rb: &Vector3, p: &Vector3) {
+        self.va -= p * self.ma;
+        self.wa -= self.ia * ra.cross(p);
+        self.vb += p * self.mb;
+        self.wb += self.ib * rb.cross(p);
     }
 }

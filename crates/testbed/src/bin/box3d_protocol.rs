@@ -1,0 +1,82 @@
+//! Box3D's benchmark protocol (`benchmark/main.c`) on the scenes of its suite that minirigid can
+//! build: a fresh world per run, Box3D's settings (dt 1/60, 4 substeps, its gravity and
+//! densities as each scene gives them), step 0 untimed, steps 1 to N-1 timed, the minimum total
+//! over runs, per thread count. Prints `scene,threads,ms` lines, Box3D's own `.csv` rows, to
+//! compare with `build/bin/benchmark -t=1 -r=2 --benchmark=NAME` run beside it.
+//!
+//! Run: `cargo run --release -p testbed --bin box3d_protocol -- [scene] [runs] [threads]`;
+//! scenes: `large_pyramid`, `many_pyramids`, `joint_grid`, `all` (the default); 2 runs and
+//! 1 thread by default.
+
+use std::time::Instant;
+use testbed::joints::joint_grid;
+use testbed::scenes::{many_pyramids, pyramid};
+use world::World;
+
+/// A scene of Box3D's suite: its name, how many steps Box3D runs (step 0 untimed), and how to
+/// build it.
+struct Scene {
+    name: &'static str,
+    steps: usize,
+    build: fn() -> World,
+}
+
+/// Box3D's settings where a scene does not set its own: 4 substeps, sleeping as the scene says.
+fn box3d(mut world: World) -> World {
+    let mut config = *world.config();
+    config.solver.substeps = 4;
+    world.set_config(config).expect("valid settings");
+    world
+}
+
+const SCENES: [Scene; 3] = [
+    Scene {
+        name: "large_pyramid",
+        steps: 200,
+        build: || {
+            let mut world = box3d(pyramid(100).0);
+            let mut config = *world.config();
+            config.sleep.enabled = false;
+            world.set_config(config).expect("valid settings");
+            world
+        },
+    },
+    Scene {
+        name: "many_pyramids",
+        steps: 100,
+        build: || box3d(many_pyramids(14, 14, 10).0),
+    },
+    Scene {
+        name: "joint_grid",
+        steps: 100,
+        build: || box3d(joint_grid(100)),
+    },
+];
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let which = args.first().map_or("all", String::as_str);
+    let runs: usize = args.get(1).and_then(|s| s.parse().ok()).unwrap_or(2);
+    let threads: usize = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(1);
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .expect("a thread pool");
+    println!("scene,threads,ms");
+    for scene in SCENES.iter().filter(|s| which == "all" || which == s.name) {
+        let mut best = f64::INFINITY;
+        for _ in 0..runs {
+            let mut world = (scene.build)();
+            let ms = pool.install(|| {
+                world.step();
+                let start = Instant::now();
+                for _ in 1..scene.steps {
+                    world.step();
+                }
+                start.elapsed().as_secs_f64() * 1e3
+            });
+            best = best.min(ms);
+        }
+        println!("{},{threads},{best:.0}", scene.name);
+    }
+}
