@@ -21,7 +21,9 @@
 //! (`minirigid_reused_contacts`, within `REUSE_DISTANCE`, rapier3d's recycling distance), the
 //! same work as rapier3d's default.
 //! `steady_scenes`: rapier's keva tower at equal steadiness (issue 38), each engine at the
-//! settings where it holds the tower.
+//! settings where it holds the tower. `joint_grid`: Box3D's grid of 9,900 balls on 19,800
+//! spherical joints (issue 39), both engines at 4 substeps, its first `WINDOW` steps; the
+//! setup prints how far each engine lets the joints come apart.
 //! Run: `cargo bench --bench dynamics` (the large scenes take minutes).
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
@@ -30,6 +32,7 @@ use rapier3d::prelude::PhysicsWorld;
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 use testbed::peer::{Contacts, rapier_of};
+use testbed::joints::joint_grid;
 use testbed::scenes::{bin, keva_tower, many_pyramids, pyramid};
 use testbed::steadiness::{Engine, tower_at_5_and_10_s};
 
@@ -493,8 +496,78 @@ fn sleeping_pile(c: &mut Criterion) {
     group.finish();
 }
 
+/// Box3D's joint grid (`testbed::joints::joint_grid`, 100 x 100 balls, 19,800 spherical
+/// joints, sleeping off), its first `WINDOW` steps from creation, one thread, both engines at
+/// Box3D's 4 substeps: minirigid at its default 4 joint iterations per pass and at Box3D's 1,
+/// rapier3d as it comes. The setup steps each for `WINDOW` steps and prints how far apart the
+/// joints' anchors have come (the largest gap) and how far the grid's lowest corner has sagged.
+fn joint_grid_scene(c: &mut Criterion) {
+    one_thread();
+    let mut group = c.benchmark_group("joint_grid");
+    group.sample_size(10);
+    let template = configured(joint_grid(100), 4, false);
+    let joints = template.joint_count();
+    let with_iterations = |n: u32| {
+        let mut world = template.clone();
+        let mut config = *world.config();
+        config.solver.joint_iterations = n;
+        world.set_config(config).expect("valid settings");
+        world
+    };
+    let step = |world: &mut World| {
+        world.step();
+        world.contacts().len()
+    };
+    for (name, iterations) in [("minirigid", 4), ("minirigid_1_joint_iteration", 1)] {
+        let mut world = with_iterations(iterations);
+        for _ in 0..WINDOW {
+            world.step();
+        }
+        let gap = world
+            .joints()
+            .filter_map(|(h, _)| world.joint_reading(h).ok())
+            .map(|r| (r.anchors[1] - r.anchors[0]).norm())
+            .fold(0.0, Real::max);
+        let lowest = world.bodies().map(|(_, b)| b.position().y).fold(0.0, Real::min);
+        eprintln!("joint_grid {name}: largest anchor gap {gap:.4} m, lowest ball at y {lowest:.3}");
+        let build = || with_iterations(iterations);
+        group.bench_function(BenchmarkId::new(name, joints), |b| {
+            b.iter_custom(|iters| timed_steps(iters, &build, &step))
+        });
+    }
+    let (mut peer, _) = rapier_of(&template, false, Contacts::Recycled);
+    for _ in 0..WINDOW {
+        peer.step();
+    }
+    let gap = peer
+        .impulse_joints
+        .iter()
+        .map(|(_, joint)| {
+            let anchor = |body, local: rapier3d::glamx::Vec3| {
+                let b: &rapier3d::prelude::RigidBody = &peer.bodies[body];
+                b.position() * local
+            };
+            let a = anchor(joint.body1(), joint.data.local_anchor1());
+            let b = anchor(joint.body2(), joint.data.local_anchor2());
+            (a - b).length()
+        })
+        .fold(0.0, f32::max);
+    let lowest = peer
+        .bodies
+        .iter()
+        .map(|(_, b)| b.translation().y)
+        .fold(0.0, f32::min);
+    eprintln!("joint_grid rapier3d: largest anchor gap {gap:.4} m, lowest ball at y {lowest:.3}");
+    let build = || rapier_of(&template, false, Contacts::Recycled).0;
+    group.bench_function(BenchmarkId::new("rapier3d", joints), |b| {
+        b.iter_custom(|iters| timed_steps(iters, &build, &rapier_step))
+    });
+    group.finish();
+}
+
 criterion_group!(
     benches,
+    joint_grid_scene,
     pyramid_step,
     large_scenes,
     steady_scenes,

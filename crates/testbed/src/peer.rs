@@ -1,10 +1,12 @@
 //! The same scene in rapier3d 0.36, the peer the benches and the steadiness tests compare with:
-//! [`rapier_of`] builds a rapier world from a minirigid one, body for body.
+//! [`rapier_of`] builds a rapier world from a minirigid one, body for body and joint for joint.
 
 use geom::Shape;
 use geom::{Real, Vector3};
-use rapier3d::prelude::{ColliderBuilder, PhysicsWorld, RigidBodyBuilder, RigidBodyHandle};
-use world::{BodyHandle, BodyKind, World};
+use rapier3d::prelude::{
+    ColliderBuilder, PhysicsWorld, RigidBodyBuilder, RigidBodyHandle, SphericalJointBuilder,
+};
+use world::{BodyHandle, BodyKind, JointKind, World};
 
 /// How rapier3d finds its contacts. rapier3d 0.36 by default recycles a pair's contacts
 /// (`IntegrationParameters::contact_recycling`): while the two bodies' relative pose has moved
@@ -23,8 +25,11 @@ pub enum Contacts {
 /// `scene` in rapier3d: the same bodies (cuboids and balls, static or dynamic, collider
 /// offsets identity, as in the scenes), masses, materials and poses, the scene's dt, 4 substeps
 /// (`num_solver_iterations`, rapier's default, with its other defaults: 30 Hz contacts, 60 Hz
-/// against fixed bodies), sleeping as asked and contacts found as `contacts` says. Returns the
-/// rapier world and the dynamic bodies in `scene`'s order.
+/// against fixed bodies), sleeping as asked and contacts found as `contacts` says; its
+/// spherical joints (without limits or friction), as rapier's impulse joints at the same
+/// anchors, jointed bodies colliding only with `collide_connected` (other kinds are not
+/// carried over: no scene compared so far has them). Returns the rapier world and the dynamic
+/// bodies in `scene`'s order.
 pub fn rapier_of(
     scene: &World,
     sleeping: bool,
@@ -37,6 +42,7 @@ pub fn rapier_of(
     let g = scene.config().gravity;
     world.gravity = rapier3d::glamx::Vec3::new(g.x, g.y, g.z);
     let mut dynamic = Vec::new();
+    let mut handles = std::collections::HashMap::new();
     for (handle, body) in scene.bodies() {
         let t = body.pose().translation.vector;
         let r = body.pose().rotation.scaled_axis();
@@ -47,6 +53,7 @@ pub fn rapier_of(
         .translation(rapier3d::glamx::Vec3::new(t.x, t.y, t.z))
         .rotation(rapier3d::glamx::Vec3::new(r.x, r.y, r.z));
         let parent = world.bodies.insert(builder);
+        handles.insert(handle, parent);
         let shape = body.collider().shape;
         let collider = match shape {
             Shape::Cuboid { half_extents: e } => ColliderBuilder::cuboid(e.x, e.y, e.z),
@@ -64,6 +71,26 @@ pub fn rapier_of(
             .insert_with_parent(collider, parent, &mut world.bodies);
         if body.kind() == BodyKind::Dynamic {
             dynamic.push((handle, parent));
+        }
+    }
+    for (_, joint) in scene.joints() {
+        if let JointKind::Spherical {
+            cone: None,
+            twist: None,
+            friction,
+        } = joint.kind()
+            && *friction == 0.0
+        {
+            let [a, b] = joint.bodies().map(|h| handles[&h]);
+            let [fa, fb] = joint.frames().map(|f| {
+                let t = f.translation.vector;
+                rapier3d::glamx::Vec3::new(t.x, t.y, t.z)
+            });
+            let spherical = SphericalJointBuilder::new()
+                .local_anchor1(fa)
+                .local_anchor2(fb)
+                .contacts_enabled(joint.collide_connected());
+            world.impulse_joints.insert(a, b, spherical, true);
         }
     }
     (world, dynamic)

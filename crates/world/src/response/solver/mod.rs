@@ -342,6 +342,7 @@ impl Solver {
                                 .for_each(states, |c, b| batch::solve::<_, true>(c, b, &settings));
                         }
                         integrate_positions(states, bodies.kinds, h, max_push_out_speed);
+                        joint::refresh(joints, states);
                         joint::solve(joints, states, jointed, false, joint_iterations);
                         batches.for_each(states, |c, b| batch::solve::<_, false>(c, b, &settings));
                     }

@@ -25,6 +25,7 @@ pub(super) enum Pass {
 
 /// The joint's frames now: rotations, anchors from the centres of mass, and `d`, `b`'s anchor
 /// less `a`'s.
+#[derive(Debug, Clone)]
 pub(super) struct Geometry {
     pub(super) qa: UnitQuaternion,
     pub(super) qb: UnitQuaternion,

@@ -52,6 +52,12 @@ pub(crate) struct JointConstraint {
     anchor_mass: Matrix3,
     /// Whether any row reads the frames' rotations (a plain ball and socket does not).
     turns: bool,
+    /// The bodies' world inverse inertias, held for the step (as their solver states hold
+    /// them), kept here to be read with the joint rather than from the states.
+    inverse_inertias: [Matrix3; 2],
+    /// The frames and anchors as the bodies' positions are now: they move only when the
+    /// positions do, so are refreshed once per substep ([`refresh`]) rather than every pass.
+    geometry: Geometry,
     /// The accumulated impulses (warm started from the joint's).
     pub(crate) impulses: JointImpulses,
     /// The force and torque on `b` over the step's last substep.
@@ -95,7 +101,7 @@ impl JointConstraint {
                 friction,
             } if friction == 0.0
         );
-        Self {
+        let mut constraint = Self {
             slots,
             own,
             rotations: [qa, qb],
@@ -105,9 +111,34 @@ impl JointConstraint {
             coefficients: coefficients(&joint.kind, &joint.softness, h),
             anchor_mass: k.try_inverse().unwrap_or_else(Matrix3::zeros),
             turns,
+            inverse_inertias: [sa.inverse_inertia, sb.inverse_inertia],
+            geometry: Geometry {
+                qa,
+                qb,
+                ra,
+                rb,
+                d: Vector3::zeros(),
+            },
             impulses: joint.impulses,
             reaction: [Vector3::zeros(); 2],
-        }
+        };
+        constraint.refresh([sa, sb]);
+        constraint
+    }
+
+    /// The frames and anchors from the bodies' states `[a, b]` as they are now.
+    fn refresh(&mut self, [a, b]: [&SolverBody; 2]) {
+        let (qa, qb) = if self.turns {
+            (
+                a.delta_rotation * self.rotations[0],
+                b.delta_rotation * self.rotations[1],
+            )
+        } else {
+            (self.rotations[0], self.rotations[1])
+        };
+        let (ra, rb) = (a.delta_rotation * self.arms[0], b.delta_rotation * self.arms[1]);
+        let d = (b.delta_position - a.delta_position) + self.delta_center + rb - ra;
+        self.geometry = Geometry { qa, qb, ra, rb, d };
     }
 
     /// One pass over the joint's rows on the group's `states`.
@@ -119,21 +150,8 @@ impl JointConstraint {
     ) -> (Vector3, Vector3) {
         let [i, j] = self.slots.map(|s| s as usize);
         let (a, b) = (&states[i], &states[j]);
-        let (qa, qb) = if self.turns {
-            (
-                a.delta_rotation * self.rotations[0],
-                b.delta_rotation * self.rotations[1],
-            )
-        } else {
-            (self.rotations[0], self.rotations[1])
-        };
-        let (ra, rb) = (
-            a.delta_rotation * self.arms[0],
-            b.delta_rotation * self.arms[1],
-        );
-        let d = (b.delta_position - a.delta_position) + self.delta_center + rb - ra;
-        let geometry = Geometry { qa, qb, ra, rb, d };
-        let mut motion = Motion::of(a, b, &a.inverse_inertia, &b.inverse_inertia);
+        let [ia, ib] = &self.inverse_inertias;
+        let mut motion = Motion::of(a, b, ia, ib);
         let mut rows = Rows {
             m: &mut motion,
             pass,
@@ -142,7 +160,7 @@ impl JointConstraint {
             force: Vector3::zeros(),
             torque: Vector3::zeros(),
         };
-        rows.run(&self.kind, &geometry, &mut self.impulses);
+        rows.run(&self.kind, &self.geometry, &mut self.impulses);
         let (force, torque) = (rows.force, rows.torque);
         // One test for all twelve: a NaN or an infinity anywhere makes the sum one.
         let finite = (motion.va + motion.wa + motion.vb + motion.wb)
@@ -213,6 +231,14 @@ pub(crate) fn warm_start(
 ) {
     for joint in joints {
         joint.pass(states, jointed, Pass::Warm);
+    }
+}
+
+/// After the positions move: every joint's frames and anchors as they are now.
+pub(crate) fn refresh(joints: &mut [JointConstraint], states: &[SolverBody]) {
+    for joint in joints {
+        let [i, j] = joint.slots.map(|s| s as usize);
+        joint.refresh([&states[i], &states[j]]);
     }
 }
 
