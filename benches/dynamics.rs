@@ -31,8 +31,8 @@ use minirigid::prelude::*;
 use rapier3d::prelude::PhysicsWorld;
 use std::hint::black_box;
 use std::time::{Duration, Instant};
-use testbed::peer::{Contacts, rapier_of};
 use testbed::joints::joint_grid;
+use testbed::peer::{Contacts, rapier_of};
 use testbed::scenes::{bin, keva_tower, many_pyramids, pyramid};
 use testbed::steadiness::{Engine, tower_at_5_and_10_s};
 
@@ -528,7 +528,10 @@ fn joint_grid_scene(c: &mut Criterion) {
             .filter_map(|(h, _)| world.joint_reading(h).ok())
             .map(|r| (r.anchors[1] - r.anchors[0]).norm())
             .fold(0.0, Real::max);
-        let lowest = world.bodies().map(|(_, b)| b.position().y).fold(0.0, Real::min);
+        let lowest = world
+            .bodies()
+            .map(|(_, b)| b.position().y)
+            .fold(0.0, Real::min);
         eprintln!("joint_grid {name}: largest anchor gap {gap:.4} m, lowest ball at y {lowest:.3}");
         let build = || with_iterations(iterations);
         group.bench_function(BenchmarkId::new(name, joints), |b| {

@@ -1,48 +1,58 @@
-//! The contact solver (`Response::Solver`): the "soft step" of Box2D v3 and Box3D (E. Catto,
-//! "Solver2D", 2024), which rapier also runs. The stages, in the order they run:
+//! The constraint solver (`Response::Solver`): the "soft step" of Box2D v3 and Box3D (E.
+//! Catto, "Solver2D", 2024), which rapier also runs, over two kinds of constraint, each a
+//! module with the same stages: `contact/` (one per touching pair with a dynamic body, solved
+//! in SIMD lanes, a batch at a time) and `joint/` (one per joint with a body that moves, solved
+//! one at a time). The stages, in the order they run (this file's [`Solver::solve`]):
 //!
-//! 1. prepare, once per step: for each contact pair with a dynamic body, anchors relative to
-//!    the centres of mass, effective masses, the approach speed, and last step's impulses
-//!    matched by feature id from the persistent contact set (warm starting);
-//! 2. per substep (`SolverConfig::substeps`, `h = dt / substeps`):
-//!    integrate velocities (gravity, gyroscopic term), warm start (apply the accumulated
-//!    impulses: in the first substep constraint by constraint, in the later ones per body, as
-//!    the velocity change the contacts made in the last substep; see [`integrate_velocities`]),
-//!    solve (`SolverConfig::soft_iterations` soft iterations with position bias and speculative
-//!    contacts; overlaps
-//!    deeper than `contact::DEEP_OVERLAP` push out through push-out velocities instead),
-//!    integrate positions (velocity plus push-out, which is then dropped), relax (one rigid
-//!    iteration, with friction);
-//! 3. restitution, once;
-//! 4. store the impulses in the persistent contact set (copied out of each group's batches
-//!    after its restitution, while they are cached); write poses and velocities back.
+//! 1. place, once per step (`place.rs`): each awake body's solver state, group by group;
+//!    each constraint's place in the solve order;
+//! 2. prepare, group by group just before it solves: contacts gathered into their lanes and
+//!    their rows computed (`contact/fill.rs`, `contact/prepare.rs`), last step's impulses
+//!    matched by feature id (warm starting); joints' frames, anchors and masses (made at
+//!    placing, `joint/`);
+//! 3. per substep (`SolverConfig::substeps`, `h = dt / substeps`): integrate velocities
+//!    (gravity, gyroscopic term; the contacts' warm start in the later substeps, per body, see
+//!    `body::integrate_velocities`); warm start (joints every substep, contacts in the first);
+//!    `SolverConfig::soft_iterations` soft iterations (joints, `joint_iterations` times, then
+//!    contacts; speculative contacts, deep overlaps through push-out velocities); integrate
+//!    positions (velocity plus push-out, which is then dropped) and refresh the joints' frames;
+//!    relax (one rigid iteration: joints, then contacts with friction);
+//! 4. restitution (contacts), once;
+//! 5. store (`store.rs`): the contacts' impulses into the persistent contact set (copied out
+//!    of each group's batches after its restitution, while they are cached), the joints'
+//!    impulses and reactions into the joints; poses and velocities written back.
 //!
-//! Stages 1 to 3 run group by group (`group`): whole islands, each group's constraints made
-//! and then solved through all its substeps before the next group's, so that its constraints
-//! and bodies stay in the cache; on several threads, groups at once. (Where each constraint
-//! goes, its colour, batch and lane, is worked out for all groups first.)
+//! Stages 2 to 4 run group by group (`group`): whole islands (linked by contacts and joints),
+//! each group's constraints made and then solved through all its substeps before the next
+//! group's, so that its constraints and bodies stay in the cache; on several threads, groups
+//! at once.
 //!
 //! Awake bodies are solved densely, group by group and in handle order within a group
-//! (static and sleeping ones share one fixed state), and constraints in colour order
-//! (`color`: the overflow in pair order, then each colour kind by kind), four at a time in SIMD
-//! lanes (`batch`, `lanes`) or one at a time: the same world gives the same bits either way,
-//! on any number of threads.
+//! (static and sleeping ones share one fixed state); a group's joints in handle order, then its
+//! contacts in colour order (`color`: the overflow in pair order, then each colour kind by
+//! kind), four or eight at a time in SIMD lanes (`contact/batch.rs`, `lanes`) or one at a time:
+//! the same world gives the same bits either way, on any number of threads.
 
-mod batch;
 mod body;
 mod color;
 mod contact;
 mod group;
 mod joint;
 mod lanes;
+mod place;
 mod schedule;
 mod soft;
+mod store;
+
+use body::{Integration, integrate_positions, integrate_velocities};
+use contact::Gather;
+use place::Traits;
+use store::Impulses;
 
 use crate::body::{BodyHandle, BodyKind, RigidBody};
 use crate::config::WorldConfig;
-use crate::contact::{CachedContact, CachedPoint, ContactPair};
+use crate::contact::{CachedContact, ContactPair};
 use crate::joint::{Joint, JointHandle};
-use crate::step::sleep::is_sleeping_pair;
 use arrayvec::ArrayVec;
 use body::SolverBody;
 use collide::FeatureId;
@@ -334,19 +344,21 @@ impl Solver {
                         );
                         joint::warm_start(joints, states, jointed);
                         if first {
-                            batches.for_each(states, batch::warm_start);
+                            batches.for_each(states, contact::warm_start);
                         }
                         for _ in 0..soft_iterations {
                             joint::solve(joints, states, jointed, true, joint_iterations);
-                            batches
-                                .for_each(states, |c, b| batch::solve::<_, true>(c, b, &settings));
+                            batches.for_each(states, |c, b| {
+                                contact::solve::<_, true>(c, b, &settings)
+                            });
                         }
                         integrate_positions(states, bodies.kinds, h, max_push_out_speed);
                         joint::refresh(joints, states);
                         joint::solve(joints, states, jointed, false, joint_iterations);
-                        batches.for_each(states, |c, b| batch::solve::<_, false>(c, b, &settings));
+                        batches
+                            .for_each(states, |c, b| contact::solve::<_, false>(c, b, &settings));
                     }
-                    batches.for_each(states, |c, b| batch::restitution(c, b, threshold));
+                    batches.for_each(states, |c, b| contact::restitution(c, b, threshold));
                     for joint in joints.iter_mut() {
                         joint.reaction = joint.reaction_of(states, h);
                     }
@@ -413,344 +425,6 @@ impl Solver {
             groups.for_each(run);
         });
     }
-
-    /// The solver state of every awake dynamic or kinematic body, group by group (`group`;
-    /// the groups linked by `indices`, the dense indices of the step's contacts) and in handle
-    /// order within a group, each group's after a fixed state of its own (the first group's in
-    /// slot 0, the slot of every static and sleeping body); every body's surface. `moves`
-    /// is already filled (by [`Solver::step`]).
-    fn gather(
-        &mut self,
-        bodies: &SlotMap<BodyHandle, RigidBody>,
-        indices: &[(u32, u32)],
-        joint_indices: &[(u32, u32)],
-    ) {
-        let (moves, slots, groups) = (&self.moves, &mut self.slots, &mut self.groups);
-        let links = if joint_indices.is_empty() {
-            indices
-        } else {
-            // Joints link islands as contacts do.
-            self.links.clear();
-            self.links.extend_from_slice(indices);
-            self.links.extend_from_slice(joint_indices);
-            &self.links
-        };
-        self.grouping
-            .group(moves, links, group::BUDGET, slots, groups);
-        // Every slot but the groups' fixed states is written below.
-        let count = self.groups.last().map_or(1, |slots| slots.end as usize);
-        self.states.resize(count, SolverBody::FIXED);
-        self.traits.resize(count, Traits::of(&SolverBody::FIXED));
-        self.kinds.resize(count, BodyKind::Static);
-        self.rotations.resize(count, UnitQuaternion::identity());
-        self.inertias.resize(count, None);
-        self.slot_groups.resize(count, 0);
-        let fixed = std::iter::once(0).chain(self.groups.iter().map(|slots| slots.start as usize));
-        for slot in fixed {
-            self.states[slot] = SolverBody::FIXED;
-            self.traits[slot] = Traits::of(&SolverBody::FIXED);
-            self.kinds[slot] = BodyKind::Static;
-        }
-        for (group, slots) in self.groups.iter().enumerate() {
-            self.slot_groups[slots.start as usize..slots.end as usize].fill(group as u32);
-        }
-        self.surfaces.clear();
-        self.some_asleep = false;
-        for (body, &slot) in bodies.values().zip(&self.slots) {
-            self.surfaces.push(contact::Surface::of(body));
-            self.some_asleep |= body.sleep.asleep;
-            if slot == 0 {
-                continue;
-            }
-            let slot = slot as usize;
-            let state = SolverBody::of(body);
-            self.traits[slot] = Traits::of(&state);
-            self.states[slot] = state;
-            self.kinds[slot] = body.kind;
-            self.rotations[slot] = body.pose.rotation;
-            let inertia = body.mass_properties.inertia;
-            self.inertias[slot] = (!body::is_isotropic(&inertia)).then_some(inertia);
-        }
-    }
-
-    /// One constraint per joint with a body that moves, in its group (handle order within
-    /// it), and where each joint's is.
-    fn place_joints(
-        &mut self,
-        bodies: &SlotMap<BodyHandle, RigidBody>,
-        joints: &SlotMap<JointHandle, Joint>,
-        joint_indices: &[(u32, u32)],
-        h: Real,
-    ) {
-        self.joints.clear();
-        self.joint_places.clear();
-        self.joint_groups.clear();
-        self.joint_groups.resize(self.groups.len(), 0..0);
-        if joints.is_empty() {
-            return;
-        }
-        // Per joint, its group (NONE: not solved), then each group's count.
-        let mut counts = vec![0usize; self.groups.len()];
-        for &(i, j) in joint_indices {
-            let slots = (self.slots[i as usize], self.slots[j as usize]);
-            if slots == (0, 0) {
-                self.joint_places.push(NONE);
-                continue;
-            }
-            let group = self.slot_groups[slots.0.max(slots.1) as usize];
-            counts[group as usize] += 1;
-            self.joint_places.push(group);
-        }
-        let mut start = 0;
-        for (range, &count) in self.joint_groups.iter_mut().zip(&counts) {
-            *range = start..start + count;
-            start += count;
-        }
-        // The joints in solve order: group by group, handle order within each (a counting
-        // sort of their indices), each made where it goes.
-        let mut next: Vec<usize> = self.joint_groups.iter().map(|range| range.start).collect();
-        let mut order = vec![NONE; start];
-        for (k, place) in self.joint_places.iter_mut().enumerate() {
-            if *place != NONE {
-                let group = *place as usize;
-                order[next[group]] = k as u32;
-                *place = next[group] as u32;
-                next[group] += 1;
-            }
-        }
-        let list: Vec<&Joint> = joints.values().collect();
-        for (group, range) in self.joint_groups.iter().enumerate() {
-            let first = self.groups[group].start;
-            for &index in &order[range.clone()] {
-                let (joint, (i, j)) = (list[index as usize], joint_indices[index as usize]);
-                let slots = [self.slots[i as usize], self.slots[j as usize]];
-                let local = slots.map(|s| s.saturating_sub(first));
-                let own = slots.map(|s| s != 0);
-                let pair = joint.bodies.map(|h| &bodies[h]);
-                let states = slots.map(|s| &self.states[s as usize]);
-                self.joints
-                    .push(JointConstraint::new(joint, pair, states, local, own, h));
-            }
-        }
-    }
-
-    /// Places one constraint per contact that involves an awake dynamic body in its lane of
-    /// the batches, in the solve order of its colour, with its entry in last step's contact set
-    /// (sorted by pair, as `contacts` are: one merge walk) to warm start from; each group's
-    /// lanes are then filled just before it solves ([`Gather::fill`]).
-    fn place<L: Lane>(
-        &mut self,
-        batches: &mut Batches<L>,
-        contacts: &[ContactPair],
-        indices: &[(u32, u32)],
-        solver: &crate::config::SolverConfig,
-    ) {
-        self.constraint_pairs.clear();
-        self.coloring.begin(self.states.len());
-        for (k, (pair, &(i, j))) in contacts.iter().zip(indices).enumerate() {
-            let surfaces = (&self.surfaces[i as usize], &self.surfaces[j as usize]);
-            let (i, j) = (self.slots[i as usize], self.slots[j as usize]);
-            let traits = (self.traits[i as usize], self.traits[j as usize]);
-            let fixed = (traits.0.fixed, traits.1.fixed);
-            if fixed.0 && fixed.1 {
-                continue; // nothing moves (a pair that sleeps)
-            }
-            let isotropic = (traits.0.isotropic, traits.1.isotropic);
-            let kind = contact::kind(pair, surfaces, isotropic, solver.rolling_resistance);
-            // A body that moves is in the group of the other one that moves, if any.
-            let group = self.slot_groups[i.max(j) as usize];
-            self.coloring.add((i, j), fixed, kind, group);
-            self.constraint_pairs.push(k);
-        }
-        self.coloring.finish(self.groups.len());
-        batches.layout(&self.coloring);
-        let lanes = batches.count() * L::WIDTH;
-        self.members.clear();
-        self.members.resize(lanes, (NONE, NONE));
-        self.ids.resize_with(lanes, ArrayVec::new);
-        let (pairs, previous, coloring) =
-            (&self.constraint_pairs, &self.previous_cache, &self.coloring);
-        let mut cached = previous.iter().enumerate().peekable();
-        let placed = coloring
-            .slots
-            .iter()
-            .zip(&coloring.colors)
-            .zip(&coloring.groups);
-        self.lanes.clear();
-        for (n, (&k, ((&place, &color), &group))) in pairs.iter().zip(placed).enumerate() {
-            let pair = &contacts[k];
-            while cached
-                .next_if(|(_, c)| (c.a, c.b) < (pair.a, pair.b))
-                .is_some()
-            {}
-            let warm = cached.next_if(|(_, c)| (c.a, c.b) == (pair.a, pair.b));
-            let member = (n as u32, warm.map_or(NONE, |(w, _)| w as u32));
-            let (batch, lane) = batches.locate(group, color, place);
-            self.members[batch * L::WIDTH + lane] = member;
-            self.lanes.push((batch * L::WIDTH + lane) as u32);
-        }
-    }
-
-    /// The new persistent contact set, in pair order (pairs that carried no impulse have
-    /// nothing to warm start and are left out; pairs that sleep keep theirs, moved from last
-    /// step's set), and which contacts touched.
-    fn store_impulses(
-        &mut self,
-        bodies: &SlotMap<BodyHandle, RigidBody>,
-        contacts: &[ContactPair],
-        cache: &mut Vec<CachedContact>,
-        touching: &mut Vec<bool>,
-    ) {
-        cache.clear();
-        touching.clear();
-        touching.extend(
-            contacts
-                .iter()
-                .map(|pair| pair.contact.points.iter().any(|p| p.depth >= 0.0)),
-        );
-        let sleeping_pair = |a, b| match (bodies.get(a), bodies.get(b)) {
-            (Some(a), Some(b)) => is_sleeping_pair(a, b),
-            _ => false,
-        };
-        let mut previous = std::mem::take(&mut self.previous_cache);
-        if self.some_asleep {
-            previous.retain(|e| sleeping_pair(e.a, e.b));
-        } else {
-            previous.clear();
-        }
-        if self.constraint_pairs.is_empty() {
-            // Nothing solved (a world at rest, every body asleep): the new set is the sleeping
-            // pairs' entries, as they lie, without copying them one by one.
-            std::mem::swap(cache, &mut previous);
-            self.previous_cache = previous;
-            return;
-        }
-        let mut sleeping = previous.drain(..).peekable();
-        for (&k, &at) in self.constraint_pairs.iter().zip(&self.lanes) {
-            let result = &self.results[at as usize];
-            if !result.pushed {
-                continue;
-            }
-            touching[k] = true;
-            let pair = &contacts[k];
-            // Held within what a snapshot accepts, so that every world a step makes restores
-            // (a hostile one's extreme masses and speeds can push them past it).
-            let bounded = joint::bounded;
-            let entry = CachedContact {
-                a: pair.a,
-                b: pair.b,
-                points: self.ids[at as usize]
-                    .iter()
-                    .zip(result.normal)
-                    .map(|(&id, normal_impulse)| CachedPoint {
-                        id,
-                        normal_impulse: bounded(normal_impulse),
-                    })
-                    .collect(),
-                friction_impulse: result.friction.map(bounded),
-                twist_impulse: bounded(result.twist),
-                tilt_impulse: result.tilt.map(bounded),
-            };
-            while let Some(old) = sleeping.next_if(|e| (e.a, e.b) < (entry.a, entry.b)) {
-                cache.push(old);
-            }
-            cache.push(entry);
-        }
-        // Pairs that sleep keep their impulses for when they wake.
-        cache.extend(sleeping);
-        self.previous_cache = previous;
-    }
-}
-
-/// Per slot, what the velocity update reads of a body besides its state.
-struct Integration<'a> {
-    kinds: &'a [BodyKind],
-    rotations: &'a [UnitQuaternion],
-    inertias: &'a [Option<Matrix3>],
-}
-
-impl Integration<'_> {
-    /// The entries of `slots`.
-    fn slice(&self, slots: Range<usize>) -> Integration<'_> {
-        Integration {
-            kinds: &self.kinds[slots.clone()],
-            rotations: &self.rotations[slots.clone()],
-            inertias: &self.inertias[slots],
-        }
-    }
-}
-
-/// What the constraints are made from, shared by the groups as each fills its batches.
-struct Gather<'a> {
-    contacts: &'a [ContactPair],
-    /// Per contact, its bodies' dense indices.
-    indices: &'a [(u32, u32)],
-    slots: &'a [u32],
-    surfaces: &'a [contact::Surface],
-    traits: &'a [Traits],
-    /// Per constraint in pair order, its contact.
-    pairs: &'a [usize],
-    /// Last step's contact set.
-    previous: &'a [CachedContact],
-    rolling_resistance: Real,
-    speculative_margin: Real,
-}
-
-/// A lane of the batches without a constraint (`Solver::members`), or a constraint without an
-/// entry in last step's contact set.
-const NONE: u32 = u32::MAX;
-
-impl Gather<'_> {
-    /// Fills a group's `batches` (their lanes' constraints and warm-start entries `members`,
-    /// their points' feature ids into `ids`) from its bodies' `states`, the group's slots from
-    /// `first`: batch by batch (on several threads, in blocks of batches), each batch's rows
-    /// prepared as soon as its lanes are filled, so that its lines are written together and
-    /// read again while cached. (In pair order, as the contacts lie, the constraints of some
-    /// twenty colours and kinds interleave, each writing one lane of every line of its batch,
-    /// and prepare would then read the batches back from memory.) Each constraint from its own
-    /// inputs: the same bits on any number of threads, and whichever group fills first.
-    fn fill<L: Lane>(
-        &self,
-        batches: &mut [batch::Batch<L>],
-        ids: &mut [ArrayVec<FeatureId, 4>],
-        members: &[(u32, u32)],
-        states: &[SolverBody],
-        first: u32,
-    ) {
-        // A static or sleeping body (slot 0) is the group's fixed state, its first slot.
-        let local = |slot: u32| slot.saturating_sub(first);
-        // Gathers the `n`th constraint (in pair order), warm started from `previous[warm]`,
-        // into `batch`'s `lane`.
-        let gather = |batch: &mut batch::Batch<L>,
-                      lane: usize,
-                      ids: &mut ArrayVec<FeatureId, 4>,
-                      (n, warm): (u32, u32)| {
-            let k = self.pairs[n as usize];
-            let (pair, (i, j)) = (&self.contacts[k], self.indices[k]);
-            let surfaces = (&self.surfaces[i as usize], &self.surfaces[j as usize]);
-            let (i, j) = (self.slots[i as usize], self.slots[j as usize]);
-            let inputs = contact::Inputs {
-                pair,
-                slots: (local(i), local(j)),
-                surfaces,
-                states: (&states[local(i) as usize], &states[local(j) as usize]),
-                isotropic: self.traits[i as usize].isotropic && self.traits[j as usize].isotropic,
-                cached: self.previous.get(warm as usize),
-            };
-            contact::gather(batch, lane, Some(&inputs), self.rolling_resistance, ids);
-        };
-        let parallel = schedule::fills_in_parallel::<L>(batches.len());
-        schedule::fill(batches, ids, members, parallel, |batch, ids, members| {
-            for (lane, (ids, &member)) in ids.iter_mut().zip(members).enumerate() {
-                if member.0 == NONE {
-                    contact::gather(batch, lane, None, self.rolling_resistance, ids);
-                } else {
-                    gather(batch, lane, ids, member);
-                }
-            }
-            contact::prepare(batch, states, self.speculative_margin);
-        });
-    }
 }
 
 /// One group's share of a solve: its bodies' states and velocities after the velocity update
@@ -785,112 +459,6 @@ fn split<T>(
     })
 }
 
-/// What the contact set keeps of a constraint after a step: whether the solver pushed its
-/// pair apart, and its accumulated impulses (`Batch::impulses`).
-#[derive(Debug, Clone, Copy, Default)]
-struct Impulses {
-    pushed: bool,
-    normal: [Real; 4],
-    friction: Vector3,
-    tilt: Vector3,
-    twist: Real,
-}
-
-impl Impulses {
-    /// The constraint in `lane` of a batch's impulses.
-    #[inline]
-    fn of<L: Lane>(c: &batch::BatchImpulses<L>, lane: usize) -> Self {
-        Self {
-            pushed: c.pushed.lane(lane) != 0.0,
-            normal: c.normal.map(|x| x.lane(lane)),
-            friction: c.friction.lane(lane),
-            tilt: c.tilt.lane(lane),
-            twist: c.twist.lane(lane),
-        }
-    }
-}
-
-/// What ordering and gathering a body's constraints read of it besides its state, kept per
-/// slot (two bytes instead of a state and a matrix comparison per constraint).
-#[derive(Debug, Clone, Copy)]
-struct Traits {
-    /// Zero inverse mass: no impulse moves it.
-    fixed: bool,
-    /// [`SolverBody::is_isotropic`].
-    isotropic: bool,
-}
-
-impl Traits {
-    fn of(state: &SolverBody) -> Self {
-        Self {
-            fixed: state.inverse_mass == 0.0,
-            isotropic: state.is_isotropic(),
-        }
-    }
-}
-
-/// Per substep, the velocity update of every awake dynamic body (`body::integrate_velocity`),
-/// and after the first substep the warm start: each body's velocities gain what the contact
-/// impulses changed them by in the last substep (its velocities then less `uncontacted`, those
-/// it had after that substep's update). Within a step the constraints' Jacobians are fixed, so
-/// that change is `M^-1 J^T lambda` summed over the body's constraints at their accumulated
-/// impulses, which is what warm starting applies (Box2D v3 applies it constraint by constraint,
-/// a pass over every constraint per substep; here a body at a time, in the pass over the
-/// bodies that runs anyway), up to rounding and whatever the speed limits took off in the
-/// position update. The first substep's warm start, from last step's impulses, is the
-/// constraints' own pass (`batch::warm_start`). Large pyramid (5,050 cubes, 4 substeps),
-/// perf over 60 steps, three alternating runs: warm start from 1,723 to 586 samples of about
-/// 22,000; its largest displacement after 200 steps 0.6734 m before, 0.6736 m after.
-///
-/// What the joints changed (`jointed`, per slot, empty in a group without joints) is left out
-/// and zeroed: a joint's Jacobian turns with its bodies within a step (its anchors' arms), so
-/// last substep's change would push along last substep's directions; the joints warm start
-/// themselves every substep instead (`joint::warm_start`). Measured: a ragdoll's ball head
-/// against the ground spun up to 400 rad/s and its neck came 95 mm apart when the joints rode
-/// on this warm start; 0.2 mm with their own.
-fn integrate_velocities(
-    states: &mut [SolverBody],
-    uncontacted: &mut [[Vector3; 2]],
-    jointed: &mut [[Vector3; 2]],
-    bodies: &Integration<'_>,
-    first: bool,
-    gravity: &Vector3,
-    h: Real,
-) {
-    for (k, (state, uncontacted)) in states.iter_mut().zip(uncontacted).enumerate() {
-        if bodies.kinds[k] == BodyKind::Dynamic {
-            let warm = (!first).then(|| {
-                let mut warm = [state.linvel - uncontacted[0], state.angvel - uncontacted[1]];
-                if let Some(joints) = jointed.get_mut(k) {
-                    warm[0] -= joints[0];
-                    warm[1] -= joints[1];
-                    *joints = [Vector3::zeros(); 2];
-                }
-                warm
-            });
-            let gyroscopic = bodies.inertias[k]
-                .as_ref()
-                .map(|inertia| (state.delta_rotation * bodies.rotations[k], inertia));
-            body::integrate_velocity(state, gyroscopic, gravity, h);
-            *uncontacted = [state.linvel, state.angvel];
-            if let Some([linear, angular]) = warm {
-                state.linvel += linear;
-                state.angvel += angular;
-            }
-        }
-    }
-}
-
-/// Per substep, the position update of every awake dynamic or kinematic body.
-fn integrate_positions(
-    states: &mut [SolverBody],
-    kinds: &[BodyKind],
-    h: Real,
-    max_push_out_speed: Real,
-) {
-    for (state, &kind) in states.iter_mut().zip(kinds) {
-        if kind != BodyKind::Static {
-            body::integrate_position(state, h, max_push_out_speed);
-        }
-    }
-}
+/// A lane of the batches without a constraint (`Solver::members`), or a constraint without an
+/// entry in last step's contact set.
+pub(super) const NONE: u32 = u32::MAX;

@@ -19,9 +19,9 @@
 // Without the parallel feature the blocks and their outputs go unused.
 #![cfg_attr(not(feature = "parallel"), allow(dead_code))]
 
-use super::batch::{Batch, Moved};
 use super::body::SolverBody;
 use super::color::{COLORS, Coloring};
+use super::contact::{Batch, Moved};
 use super::lanes::Lane;
 use std::sync::Mutex;
 

@@ -136,7 +136,10 @@ impl JointConstraint {
         } else {
             (self.rotations[0], self.rotations[1])
         };
-        let (ra, rb) = (a.delta_rotation * self.arms[0], b.delta_rotation * self.arms[1]);
+        let (ra, rb) = (
+            a.delta_rotation * self.arms[0],
+            b.delta_rotation * self.arms[1],
+        );
         let d = (b.delta_position - a.delta_position) + self.delta_center + rb - ra;
         self.geometry = Geometry { qa, qb, ra, rb, d };
     }

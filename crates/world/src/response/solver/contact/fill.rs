@@ -1,0 +1,81 @@
+//! Filling a group's batches: each contact constraint gathered into its lane and each batch's
+//! rows prepared as soon as its lanes are filled.
+
+use super::batch::Batch;
+use super::prepare::{self, Inputs, Surface};
+use crate::contact::{CachedContact, ContactPair};
+use crate::response::solver::body::SolverBody;
+use crate::response::solver::lanes::Lane;
+use crate::response::solver::{NONE, Traits, schedule};
+use arrayvec::ArrayVec;
+use collide::FeatureId;
+use geom::Real;
+
+/// What the constraints are made from, shared by the groups as each fills its batches.
+pub(in crate::response::solver) struct Gather<'a> {
+    pub(in crate::response::solver) contacts: &'a [ContactPair],
+    /// Per contact, its bodies' dense indices.
+    pub(in crate::response::solver) indices: &'a [(u32, u32)],
+    pub(in crate::response::solver) slots: &'a [u32],
+    pub(in crate::response::solver) surfaces: &'a [Surface],
+    pub(in crate::response::solver) traits: &'a [Traits],
+    /// Per constraint in pair order, its contact.
+    pub(in crate::response::solver) pairs: &'a [usize],
+    /// Last step's contact set.
+    pub(in crate::response::solver) previous: &'a [CachedContact],
+    pub(in crate::response::solver) rolling_resistance: Real,
+    pub(in crate::response::solver) speculative_margin: Real,
+}
+
+impl Gather<'_> {
+    /// Fills a group's `batches` (their lanes' constraints and warm-start entries `members`,
+    /// their points' feature ids into `ids`) from its bodies' `states`, the group's slots from
+    /// `first`: batch by batch (on several threads, in blocks of batches), each batch's rows
+    /// prepared as soon as its lanes are filled, so that its lines are written together and
+    /// read again while cached. (In pair order, as the contacts lie, the constraints of some
+    /// twenty colours and kinds interleave, each writing one lane of every line of its batch,
+    /// and prepare would then read the batches back from memory.) Each constraint from its own
+    /// inputs: the same bits on any number of threads, and whichever group fills first.
+    pub(in crate::response::solver) fn fill<L: Lane>(
+        &self,
+        batches: &mut [Batch<L>],
+        ids: &mut [ArrayVec<FeatureId, 4>],
+        members: &[(u32, u32)],
+        states: &[SolverBody],
+        first: u32,
+    ) {
+        // A static or sleeping body (slot 0) is the group's fixed state, its first slot.
+        let local = |slot: u32| slot.saturating_sub(first);
+        // Gathers the `n`th constraint (in pair order), warm started from `previous[warm]`,
+        // into `batch`'s `lane`.
+        let gather = |batch: &mut Batch<L>,
+                      lane: usize,
+                      ids: &mut ArrayVec<FeatureId, 4>,
+                      (n, warm): (u32, u32)| {
+            let k = self.pairs[n as usize];
+            let (pair, (i, j)) = (&self.contacts[k], self.indices[k]);
+            let surfaces = (&self.surfaces[i as usize], &self.surfaces[j as usize]);
+            let (i, j) = (self.slots[i as usize], self.slots[j as usize]);
+            let inputs = Inputs {
+                pair,
+                slots: (local(i), local(j)),
+                surfaces,
+                states: (&states[local(i) as usize], &states[local(j) as usize]),
+                isotropic: self.traits[i as usize].isotropic && self.traits[j as usize].isotropic,
+                cached: self.previous.get(warm as usize),
+            };
+            prepare::gather(batch, lane, Some(&inputs), self.rolling_resistance, ids);
+        };
+        let parallel = schedule::fills_in_parallel::<L>(batches.len());
+        schedule::fill(batches, ids, members, parallel, |batch, ids, members| {
+            for (lane, (ids, &member)) in ids.iter_mut().zip(members).enumerate() {
+                if member.0 == NONE {
+                    prepare::gather(batch, lane, None, self.rolling_resistance, ids);
+                } else {
+                    gather(batch, lane, ids, member);
+                }
+            }
+            prepare::prepare(batch, states, self.speculative_margin);
+        });
+    }
+}

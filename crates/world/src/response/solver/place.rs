@@ -1,0 +1,213 @@
+//! Before the substeps: each awake body's solver state, group by group (`group`), and each
+//! constraint's place in the solve order (contacts in their lanes of the batches, `color` and
+//! `schedule`; joints group by group in handle order).
+
+use super::body::{self, SolverBody};
+use super::joint::JointConstraint;
+use super::lanes::Lane;
+use super::schedule::Batches;
+use super::{NONE, Solver, contact, group};
+use crate::body::{BodyHandle, BodyKind, RigidBody};
+use crate::contact::ContactPair;
+use crate::joint::{Joint, JointHandle};
+use arrayvec::ArrayVec;
+use geom::{Real, UnitQuaternion};
+use slotmap::SlotMap;
+
+impl Solver {
+    /// The solver state of every awake dynamic or kinematic body, group by group (`group`;
+    /// the groups linked by `indices`, the dense indices of the step's contacts) and in handle
+    /// order within a group, each group's after a fixed state of its own (the first group's in
+    /// slot 0, the slot of every static and sleeping body); every body's surface. `moves`
+    /// is already filled (by [`Solver::step`]).
+    pub(super) fn gather(
+        &mut self,
+        bodies: &SlotMap<BodyHandle, RigidBody>,
+        indices: &[(u32, u32)],
+        joint_indices: &[(u32, u32)],
+    ) {
+        let (moves, slots, groups) = (&self.moves, &mut self.slots, &mut self.groups);
+        let links = if joint_indices.is_empty() {
+            indices
+        } else {
+            // Joints link islands as contacts do.
+            self.links.clear();
+            self.links.extend_from_slice(indices);
+            self.links.extend_from_slice(joint_indices);
+            &self.links
+        };
+        self.grouping
+            .group(moves, links, group::BUDGET, slots, groups);
+        // Every slot but the groups' fixed states is written below.
+        let count = self.groups.last().map_or(1, |slots| slots.end as usize);
+        self.states.resize(count, SolverBody::FIXED);
+        self.traits.resize(count, Traits::of(&SolverBody::FIXED));
+        self.kinds.resize(count, BodyKind::Static);
+        self.rotations.resize(count, UnitQuaternion::identity());
+        self.inertias.resize(count, None);
+        self.slot_groups.resize(count, 0);
+        let fixed = std::iter::once(0).chain(self.groups.iter().map(|slots| slots.start as usize));
+        for slot in fixed {
+            self.states[slot] = SolverBody::FIXED;
+            self.traits[slot] = Traits::of(&SolverBody::FIXED);
+            self.kinds[slot] = BodyKind::Static;
+        }
+        for (group, slots) in self.groups.iter().enumerate() {
+            self.slot_groups[slots.start as usize..slots.end as usize].fill(group as u32);
+        }
+        self.surfaces.clear();
+        self.some_asleep = false;
+        for (body, &slot) in bodies.values().zip(&self.slots) {
+            self.surfaces.push(contact::Surface::of(body));
+            self.some_asleep |= body.sleep.asleep;
+            if slot == 0 {
+                continue;
+            }
+            let slot = slot as usize;
+            let state = SolverBody::of(body);
+            self.traits[slot] = Traits::of(&state);
+            self.states[slot] = state;
+            self.kinds[slot] = body.kind;
+            self.rotations[slot] = body.pose.rotation;
+            let inertia = body.mass_properties.inertia;
+            self.inertias[slot] = (!body::is_isotropic(&inertia)).then_some(inertia);
+        }
+    }
+
+    /// One constraint per joint with a body that moves, in its group (handle order within
+    /// it), and where each joint's is.
+    pub(super) fn place_joints(
+        &mut self,
+        bodies: &SlotMap<BodyHandle, RigidBody>,
+        joints: &SlotMap<JointHandle, Joint>,
+        joint_indices: &[(u32, u32)],
+        h: Real,
+    ) {
+        self.joints.clear();
+        self.joint_places.clear();
+        self.joint_groups.clear();
+        self.joint_groups.resize(self.groups.len(), 0..0);
+        if joints.is_empty() {
+            return;
+        }
+        // Per joint, its group (NONE: not solved), then each group's count.
+        let mut counts = vec![0usize; self.groups.len()];
+        for &(i, j) in joint_indices {
+            let slots = (self.slots[i as usize], self.slots[j as usize]);
+            if slots == (0, 0) {
+                self.joint_places.push(NONE);
+                continue;
+            }
+            let group = self.slot_groups[slots.0.max(slots.1) as usize];
+            counts[group as usize] += 1;
+            self.joint_places.push(group);
+        }
+        let mut start = 0;
+        for (range, &count) in self.joint_groups.iter_mut().zip(&counts) {
+            *range = start..start + count;
+            start += count;
+        }
+        // The joints in solve order: group by group, handle order within each (a counting
+        // sort of their indices), each made where it goes.
+        let mut next: Vec<usize> = self.joint_groups.iter().map(|range| range.start).collect();
+        let mut order = vec![NONE; start];
+        for (k, place) in self.joint_places.iter_mut().enumerate() {
+            if *place != NONE {
+                let group = *place as usize;
+                order[next[group]] = k as u32;
+                *place = next[group] as u32;
+                next[group] += 1;
+            }
+        }
+        let list: Vec<&Joint> = joints.values().collect();
+        for (group, range) in self.joint_groups.iter().enumerate() {
+            let first = self.groups[group].start;
+            for &index in &order[range.clone()] {
+                let (joint, (i, j)) = (list[index as usize], joint_indices[index as usize]);
+                let slots = [self.slots[i as usize], self.slots[j as usize]];
+                let local = slots.map(|s| s.saturating_sub(first));
+                let own = slots.map(|s| s != 0);
+                let pair = joint.bodies.map(|h| &bodies[h]);
+                let states = slots.map(|s| &self.states[s as usize]);
+                self.joints
+                    .push(JointConstraint::new(joint, pair, states, local, own, h));
+            }
+        }
+    }
+
+    /// Places one constraint per contact that involves an awake dynamic body in its lane of
+    /// the batches, in the solve order of its colour, with its entry in last step's contact set
+    /// (sorted by pair, as `contacts` are: one merge walk) to warm start from; each group's
+    /// lanes are then filled just before it solves ([`Gather::fill`]).
+    pub(super) fn place<L: Lane>(
+        &mut self,
+        batches: &mut Batches<L>,
+        contacts: &[ContactPair],
+        indices: &[(u32, u32)],
+        solver: &crate::config::SolverConfig,
+    ) {
+        self.constraint_pairs.clear();
+        self.coloring.begin(self.states.len());
+        for (k, (pair, &(i, j))) in contacts.iter().zip(indices).enumerate() {
+            let surfaces = (&self.surfaces[i as usize], &self.surfaces[j as usize]);
+            let (i, j) = (self.slots[i as usize], self.slots[j as usize]);
+            let traits = (self.traits[i as usize], self.traits[j as usize]);
+            let fixed = (traits.0.fixed, traits.1.fixed);
+            if fixed.0 && fixed.1 {
+                continue; // nothing moves (a pair that sleeps)
+            }
+            let isotropic = (traits.0.isotropic, traits.1.isotropic);
+            let kind = contact::kind(pair, surfaces, isotropic, solver.rolling_resistance);
+            // A body that moves is in the group of the other one that moves, if any.
+            let group = self.slot_groups[i.max(j) as usize];
+            self.coloring.add((i, j), fixed, kind, group);
+            self.constraint_pairs.push(k);
+        }
+        self.coloring.finish(self.groups.len());
+        batches.layout(&self.coloring);
+        let lanes = batches.count() * L::WIDTH;
+        self.members.clear();
+        self.members.resize(lanes, (NONE, NONE));
+        self.ids.resize_with(lanes, ArrayVec::new);
+        let (pairs, previous, coloring) =
+            (&self.constraint_pairs, &self.previous_cache, &self.coloring);
+        let mut cached = previous.iter().enumerate().peekable();
+        let placed = coloring
+            .slots
+            .iter()
+            .zip(&coloring.colors)
+            .zip(&coloring.groups);
+        self.lanes.clear();
+        for (n, (&k, ((&place, &color), &group))) in pairs.iter().zip(placed).enumerate() {
+            let pair = &contacts[k];
+            while cached
+                .next_if(|(_, c)| (c.a, c.b) < (pair.a, pair.b))
+                .is_some()
+            {}
+            let warm = cached.next_if(|(_, c)| (c.a, c.b) == (pair.a, pair.b));
+            let member = (n as u32, warm.map_or(NONE, |(w, _)| w as u32));
+            let (batch, lane) = batches.locate(group, color, place);
+            self.members[batch * L::WIDTH + lane] = member;
+            self.lanes.push((batch * L::WIDTH + lane) as u32);
+        }
+    }
+}
+
+/// What ordering and gathering a body's constraints read of it besides its state, kept per
+/// slot (two bytes instead of a state and a matrix comparison per constraint).
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Traits {
+    /// Zero inverse mass: no impulse moves it.
+    pub(super) fixed: bool,
+    /// [`SolverBody::is_isotropic`].
+    pub(super) isotropic: bool,
+}
+
+impl Traits {
+    pub(super) fn of(state: &SolverBody) -> Self {
+        Self {
+            fixed: state.inverse_mass == 0.0,
+            isotropic: state.is_isotropic(),
+        }
+    }
+}
