@@ -507,6 +507,8 @@ fn joint_grid_scene(c: &mut Criterion) {
     group.sample_size(10);
     let template = configured(joint_grid(100), 4, false);
     let joints = template.joint_count();
+    // Each engine's largest anchor gap and lowest ball after `WINDOW` steps, for bench_report.
+    let mut quality = String::new();
     let with_iterations = |n: u32| {
         let mut world = template.clone();
         let mut config = *world.config();
@@ -533,6 +535,7 @@ fn joint_grid_scene(c: &mut Criterion) {
             .map(|(_, b)| b.position().y)
             .fold(0.0, Real::min);
         eprintln!("joint_grid {name}: largest anchor gap {gap:.4} m, lowest ball at y {lowest:.3}");
+        quality.push_str(&format!("{name}\t{gap}\t{lowest}\n"));
         let build = || with_iterations(iterations);
         group.bench_function(BenchmarkId::new(name, joints), |b| {
             b.iter_custom(|iters| timed_steps(iters, &build, &step))
@@ -561,6 +564,13 @@ fn joint_grid_scene(c: &mut Criterion) {
         .map(|(_, b)| b.translation().y)
         .fold(0.0, f32::min);
     eprintln!("joint_grid rapier3d: largest anchor gap {gap:.4} m, lowest ball at y {lowest:.3}");
+    quality.push_str(&format!("rapier3d\t{gap}\t{lowest}\n"));
+    let dir = std::path::Path::new("target/criterion/steadiness");
+    if let Err(e) =
+        std::fs::create_dir_all(dir).and_then(|()| std::fs::write(dir.join("joint_grid"), quality))
+    {
+        eprintln!("could not save the joint grid's gaps: {e}");
+    }
     let build = || rapier_of(&template, false, Contacts::Recycled).0;
     group.bench_function(BenchmarkId::new("rapier3d", joints), |b| {
         b.iter_custom(|iters| timed_steps(iters, &build, &rapier_step))

@@ -317,7 +317,79 @@ fn dynamics(root: &Path, out: &mut String) {
         }
     }
     steady_scenes(root, out);
+    joint_grid(root, out);
     dynamics_scaling(root, out);
+}
+
+/// Box3D's joint grid (issue 39): both engines at 4 substeps, the first 100 steps, with how far
+/// apart each let the joints' anchors come.
+fn joint_grid(root: &Path, out: &mut String) {
+    let Some(peer) = median_ns(root, "joint_grid/rapier3d/19800") else {
+        return;
+    };
+    let _ = writeln!(
+        out,
+        "\n### Box3D's joint grid\n\n9,900 balls on 19,800 spherical joints (`testbed::joints::\
+         joint_grid`), one thread, sleeping off, 4 substeps, the mean step over the first 100 \
+         steps from creation. The last columns: the largest distance between a joint's two \
+         anchors after 100 steps and the lowest ball's height (it starts at -99 m), measured by \
+         the bench's setup. Box3D on this machine's kind: 1,189 ms for its 99 timed steps, \
+         12.0 ms a step (`../shared/notes/benchmark-suite.md`).\n"
+    );
+    let _ = writeln!(
+        out,
+        "| engine | mean step | / rapier3d | target | met | largest anchor gap | lowest ball |"
+    );
+    let _ = writeln!(out, "|---|---:|---:|---:|:-:|---:|---:|");
+    let quality =
+        std::fs::read_to_string(root.join("steadiness").join("joint_grid")).unwrap_or_default();
+    let measured = |id: &str| -> [String; 2] {
+        quality
+            .lines()
+            .map(|line| line.split('\t').collect::<Vec<_>>())
+            .find(|f| f.len() == 3 && f[0] == id)
+            .map_or_else(
+                || ["-".into(), "-".into()],
+                |f| {
+                    let gap = f[1]
+                        .parse::<f64>()
+                        .map_or("-".into(), |m| format!("{:.1} mm", 1e3 * m));
+                    let low = f[2]
+                        .parse::<f64>()
+                        .map_or("-".into(), |m| format!("{m:.3} m"));
+                    [gap, low]
+                },
+            )
+    };
+    let rows = [
+        (
+            "minirigid (4 joint iterations, the default)",
+            "minirigid",
+            Some(0.5),
+        ),
+        (
+            "minirigid, 1 joint iteration (Box3D's)",
+            "minirigid_1_joint_iteration",
+            None,
+        ),
+        ("rapier3d", "rapier3d", None),
+    ];
+    for (name, id, target) in rows {
+        let Some(ns) = median_ns(root, &format!("joint_grid/{id}/19800")) else {
+            continue;
+        };
+        let (target, met) = match target {
+            Some(t) => (format!("<= {t}"), if ns / peer <= t { "yes" } else { "no" }),
+            None => ("-".into(), ""),
+        };
+        let [gap, low] = measured(id);
+        let _ = writeln!(
+            out,
+            "| {name} | {} | {:.2} | {target} | {met} | {gap} | {low} |",
+            time(ns),
+            ns / peer,
+        );
+    }
 }
 
 /// Rapier's keva tower at equal steadiness (issue 38): each engine at settings where it holds

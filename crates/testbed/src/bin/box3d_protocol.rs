@@ -4,9 +4,9 @@
 //! over runs, per thread count. Prints `scene,threads,ms` lines, Box3D's own `.csv` rows, to
 //! compare with `build/bin/benchmark -t=1 -r=2 --benchmark=NAME` run beside it.
 //!
-//! Run: `cargo run --release -p testbed --bin box3d_protocol -- [scene] [runs] [threads]`;
-//! scenes: `large_pyramid`, `many_pyramids`, `joint_grid`, `all` (the default); 2 runs and
-//! 1 thread by default.
+//! Run: `cargo run --release -p testbed --bin box3d_protocol -- [scene] [runs] [threads]
+//! [joint iterations]`; scenes: `large_pyramid`, `many_pyramids`, `joint_grid`, `all` (the
+//! default); 2 runs, 1 thread and the default joint iterations (`SolverConfig`) by default.
 
 use std::time::Instant;
 use testbed::joints::joint_grid;
@@ -58,6 +58,7 @@ fn main() {
     let which = args.first().map_or("all", String::as_str);
     let runs: usize = args.get(1).and_then(|s| s.parse().ok()).unwrap_or(2);
     let threads: usize = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(1);
+    let joint_iterations: Option<u32> = args.get(3).and_then(|s| s.parse().ok());
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()
@@ -67,6 +68,11 @@ fn main() {
         let mut best = f64::INFINITY;
         for _ in 0..runs {
             let mut world = (scene.build)();
+            if let Some(n) = joint_iterations {
+                let mut config = *world.config();
+                config.solver.joint_iterations = n;
+                world.set_config(config).expect("valid settings");
+            }
             let ms = pool.install(|| {
                 world.step();
                 let start = Instant::now();
