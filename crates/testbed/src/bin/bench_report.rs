@@ -363,7 +363,7 @@ fn joint_grid(root: &Path, out: &mut String) {
     };
     let rows = [
         (
-            "minirigid (4 joint iterations, the default)",
+            "minirigid (2 joint iterations, the default)",
             "minirigid",
             Some(0.5),
         ),

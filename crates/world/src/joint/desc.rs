@@ -7,13 +7,14 @@ use crate::error::WorldError;
 use geom::na::Translation3;
 use geom::{Isometry3, Point3, Real, UnitQuaternion, Vector3};
 
-/// The softness of the rows holding a joint together, by default: 240 Hz with Box3D's damping
-/// ratio of 2, capped at half the substep rate (240 Hz at the default 8 substeps of 1/60 s;
-/// Box3D: 60 Hz, capped at a quarter). Stiffer than Box3D's so that a loaded chain does not
-/// stretch: a soft hold sags by its load over `m omega^2` (see `response/solver/joint/`).
+/// The softness of the rows holding a joint together, by default: 240 Hz, capped at half the
+/// substep rate (240 Hz at the default 8 substeps of 1/60 s), damping ratio 20 (Box3D: 60 Hz
+/// capped at a quarter, damping ratio 2). Stiffer than Box3D's so that a loaded chain does not
+/// stretch (a soft hold sags by its load over `m omega^2`), and damped more so that two passes
+/// settle it (see `response/solver/joint/` and `SolverConfig::joint_iterations`).
 pub const JOINT_SOFTNESS: Spring = Spring {
     hertz: 240.0,
-    damping_ratio: 2.0,
+    damping_ratio: 20.0,
 };
 
 /// Where a description places its frames.

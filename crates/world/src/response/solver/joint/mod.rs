@@ -22,11 +22,12 @@ use kinds::{Coefficients, Geometry, Pass, Rows};
 use rows::Motion;
 
 /// The stiffest hold, as a fraction of the substep rate (Box3D: a quarter). Stiffer holds
-/// need more than one pass (`SolverConfig::joint_iterations`): on the acceptance chain (40
-/// boxes of 2.5 kg holding a ball of 250 kg, 8 substeps, 2 soft iterations, 5 s), Box3D's
-/// settings (60 Hz, a quarter of the substep rate, one pass) stretch it 4.85%; 240 Hz (half
-/// the substep rate) with one pass blows up (43 m/s), with two it stretches 0.49% and still
-/// sways at 7 cm/s, with three 0.43% and 1.7 cm/s, with four 0.42% and 7 mm/s.
+/// need more than one pass (`SolverConfig::joint_iterations`) and damping: on the acceptance
+/// chain (40 boxes of 2.5 kg holding a ball of 250 kg, 8 substeps, 2 soft iterations, 5 s),
+/// Box3D's settings (60 Hz, a quarter of the substep rate, damping ratio 2, one pass) stretch
+/// it 4.85%; 240 Hz (half the substep rate) with one pass blows up at any damping ratio
+/// tried (2 to 80); with damping ratio 2 it stretches 0.49% and still sways at 7 cm/s with
+/// two passes, 0.42% and 7 mm/s with four; with 20 (the default), 0.41% and 5 mm/s with two.
 const HOLD_CAP: Real = 0.5;
 
 /// A joint as the solver holds it through a step.
@@ -122,6 +123,8 @@ impl JointConstraint {
             impulses: joint.impulses,
             reaction: [Vector3::zeros(); 2],
         };
+        let swing = (qa * Vector3::z()).cross(&(qb * Vector3::z()));
+        constraint.coefficients.swing_axis = (swing.norm() > 1e-6).then(|| swing.normalize());
         constraint.refresh([sa, sb]);
         constraint
     }
@@ -219,6 +222,7 @@ fn coefficients(kind: &JointKind, softness: &Spring, h: Real) -> Coefficients {
         hold: Softness::new(hertz, softness.damping_ratio, h),
         spring: linear,
         angular_spring: angular,
+        swing_axis: None,
         h,
         inv_h: 1.0 / h,
     }
