@@ -154,6 +154,10 @@ impl JointConstraint {
         jointed: &mut [[Vector3; 2]],
         pass: Pass,
     ) -> (Vector3, Vector3) {
+        if !self.turns && pass != Pass::Reaction {
+            self.ball_pass(states, jointed, pass == Pass::Soft, pass == Pass::Warm);
+            return (Vector3::zeros(), Vector3::zeros());
+        }
         let [i, j] = self.slots.map(|s| s as usize);
         let (a, b) = (&states[i], &states[j]);
         let [ia, ib] = &self.inverse_inertias;
@@ -192,6 +196,56 @@ impl JointConstraint {
             }
         }
         (force, torque)
+    }
+
+    /// A pass of a plain ball and socket (no limit, no friction: its anchors only), straight
+    /// on the two states: the same operations, in the same order, as the general pass
+    /// (`Motion::point`, `Motion::push_point`), without building its rows. `soft`: the soft
+    /// pass; `warm`: the warm start.
+    fn ball_pass(
+        &mut self,
+        states: &mut [SolverBody],
+        jointed: &mut [[Vector3; 2]],
+        soft: bool,
+        warm: bool,
+    ) {
+        let [i, j] = self.slots.map(|s| s as usize);
+        let (a, b) = (&states[i], &states[j]);
+        let (ma, mb) = (a.inverse_mass, b.inverse_mass);
+        let (mut va, mut wa, mut vb, mut wb) = (a.linvel, a.angvel, b.linvel, b.angvel);
+        let g = &self.geometry;
+        let p = if warm {
+            self.impulses.linear
+        } else {
+            let speed = vb + wb.cross(&g.rb) - va - wa.cross(&g.ra);
+            let mass = &self.anchor_mass;
+            let delta = if soft {
+                let s = &self.coefficients.hold;
+                -(mass * (speed + g.d * s.bias_rate)) * s.mass_scale
+                    - self.impulses.linear * s.impulse_scale
+            } else {
+                -(mass * speed)
+            };
+            self.impulses.linear += delta;
+            delta
+        };
+        let [ia, ib] = &self.inverse_inertias;
+        va -= p * ma;
+        wa -= ia * g.ra.cross(&p);
+        vb += p * mb;
+        wb += ib * g.rb.cross(&p);
+        if !(va + wa + vb + wb).sum().is_finite() {
+            self.impulses = JointImpulses::default();
+            return;
+        }
+        for (side, (k, v, w)) in [(i, va, wa), (j, vb, wb)].into_iter().enumerate() {
+            if self.own[side] {
+                let state = &mut states[k];
+                jointed[k][0] += v - state.linvel;
+                jointed[k][1] += w - state.angvel;
+                (state.linvel, state.angvel) = (v, w);
+            }
+        }
     }
 
     /// The force and torque on `b` of the impulses accumulated over the last substep of `h`.
