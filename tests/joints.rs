@@ -641,7 +641,8 @@ fn a_ragdoll_lands_in_one_piece_and_sleeps() {
     // The ragdoll of the joints example (boxes and a ball; cone, twist and hinge limits)
     // dropped from 2 m with a push at its head: through the fall and the landing no joint's
     // anchors come 1 cm apart, and it comes to rest and falls asleep as one island within
-    // 10 s (its ball head once circled its neck's cone limit for good).
+    // 10 s (its ball head once circled its neck's cone limit for good; its joints have
+    // friction, as Box3D's ragdolls do).
     let (mut world, bodies, joints) = testbed::joints::falling_ragdoll();
     let mut worst: Real = 0.0;
     for _ in 0..600 {
@@ -662,4 +663,144 @@ fn a_ragdoll_lands_in_one_piece_and_sleeps() {
     );
     assert!(worst < 0.01, "a joint came {worst} m apart");
     assert!(bodies.iter().all(|&b| world.body(b).unwrap().is_sleeping()));
+}
+
+/// A ball of radius 0.1 hanging 1 m below a static anchor at `top` on a spherical joint
+/// described by `desc` (given the anchor, the ball and the pivot).
+fn hanging_ball(
+    world: &mut World,
+    top: Vector3,
+    desc: impl Fn(BodyHandle, BodyHandle, Point3) -> JointDesc,
+) -> (BodyHandle, JointHandle) {
+    let fixed = anchor(world, top);
+    let bob = ball(world, top - Vector3::new(0.0, 1.0, 0.0), 0.1);
+    let joint = world.insert_joint(desc(fixed, bob, top.into())).unwrap();
+    (bob, joint)
+}
+
+#[test]
+fn a_cone_limit_holds_the_swing() {
+    // Cone of 0.3 rad about the hanging direction; the ball is kicked sideways at 5 m/s (it
+    // would swing out to 1.8 rad).
+    let mut world = world();
+    let (bob, joint) = hanging_ball(&mut world, Vector3::new(0.0, 5.0, 0.0), |a, b, p| {
+        JointDesc::spherical_about(a, b, p, -Vector3::y()).cone(0.3)
+    });
+    world
+        .body_mut(bob)
+        .unwrap()
+        .set_linvel(Vector3::new(5.0, 0.0, 2.0))
+        .unwrap();
+    let mut widest: Real = 0.0;
+    for _ in 0..240 {
+        world.step();
+        widest = widest.max(world.joint_reading(joint).unwrap().swing);
+    }
+    // Hit at 5 rad/s, a soft limit gives a little: 2.3 degrees measured.
+    println!("cone: widest swing {widest} rad");
+    assert!(
+        widest > 0.29 && widest < 0.3 + 3f32.to_radians(),
+        "{widest}"
+    );
+}
+
+#[test]
+fn a_twist_limit_holds_the_spin() {
+    // A box spun about the joint's axis at 10 rad/s with twist limits of +-0.2 rad.
+    let mut world = World::new(WorldConfig {
+        gravity: Vector3::zeros(),
+        ..WorldConfig::default()
+    });
+    let fixed = anchor(&mut world, Vector3::zeros());
+    let spinner = world
+        .insert(
+            BodyDesc::dynamic()
+                .cuboid(Vector3::new(0.3, 0.1, 0.1))
+                .position(Vector3::new(0.0, -0.5, 0.0))
+                .angvel(Vector3::new(0.0, 10.0, 0.0)),
+        )
+        .unwrap();
+    let joint = world
+        .insert_joint(
+            JointDesc::spherical_about(fixed, spinner, Point3::origin(), -Vector3::y())
+                .limits(-0.2, 0.2),
+        )
+        .unwrap();
+    let mut extreme: Real = 0.0;
+    for _ in 0..120 {
+        world.step();
+        extreme = extreme.max(world.joint_reading(joint).unwrap().angle.abs());
+    }
+    println!("twist: largest twist {extreme} rad");
+    assert!(
+        extreme > 0.19 && extreme < 0.2 + 0.5f32.to_radians(),
+        "{extreme}"
+    );
+}
+
+#[test]
+fn a_rope_holds_at_its_length_and_goes_slack() {
+    let mut world = world();
+    let top = Vector3::new(0.0, 5.0, 0.0);
+    let fixed = anchor(&mut world, top);
+    // The ball starts 0.5 m below the anchor on a rope of 1 m: it falls free, then the rope
+    // catches it.
+    let bob = ball(&mut world, top - Vector3::new(0.3, 0.4, 0.0), 0.1);
+    let joint = world
+        .insert_joint(JointDesc::rope(
+            fixed,
+            bob,
+            top.into(),
+            (top - Vector3::new(0.3, 0.4, 0.0)).into(),
+            1.0,
+        ))
+        .unwrap();
+    let mut longest: Real = 0.0;
+    for _ in 0..240 {
+        world.step();
+        longest = longest.max(world.joint_reading(joint).unwrap().length);
+    }
+    println!("rope: longest {longest} m");
+    assert!(longest < 1.0 + 1e-3, "the rope stretched to {longest} m");
+    let hanging = world.joint_reading(joint).unwrap().length;
+    assert!((hanging - 1.0).abs() < 1e-3, "hangs at {hanging} m");
+    // Thrown up, the rope goes slack: nothing pulls the ball down faster than gravity.
+    world
+        .body_mut(bob)
+        .unwrap()
+        .set_linvel(Vector3::new(0.0, 3.0, 0.0))
+        .unwrap();
+    world.step();
+    let length = world.joint_reading(joint).unwrap().length;
+    assert!(length < 0.99, "still taut at {length} m");
+    assert!(world.joint(joint).unwrap().force().norm() < 1e-3);
+}
+
+#[test]
+fn joint_friction_stops_a_swing() {
+    // A 1 kg pendulum of 1 m released at 30 degrees: gravity's torque about the pivot is at
+    // most 4.9 N m, so 10 N m of joint friction holds it where it is; without friction it
+    // swings (it passes the bottom at 1.6 m/s).
+    for (friction, stops) in [(0.0, false), (10.0, true)] {
+        let mut world = world();
+        let top = Vector3::new(0.0, 5.0, 0.0);
+        let fixed = anchor(&mut world, top);
+        let theta: Real = 30f32.to_radians();
+        let at = top + Vector3::new(theta.sin(), -theta.cos(), 0.0);
+        let bob = world
+            .insert(BodyDesc::dynamic().ball(0.1).mass(1.0).position(at))
+            .unwrap();
+        world
+            .insert_joint(JointDesc::spherical(fixed, bob, top.into()).friction(friction))
+            .unwrap();
+        // The fastest it moves in its third second.
+        let mut speed: Real = 0.0;
+        for step in 0..180 {
+            world.step();
+            if step >= 120 {
+                speed = speed.max(world.body(bob).unwrap().linvel().norm());
+            }
+        }
+        assert_eq!(speed < 0.01, stops, "friction {friction}: {speed} m/s");
+    }
 }

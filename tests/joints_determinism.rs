@@ -120,7 +120,7 @@ fn the_same_bits_on_one_two_or_three_threads_and_at_every_lane_width() {
 /// The hash of [`scene`] after 120 steps. It changes only when the simulation's results
 /// change on purpose or on a platform whose floating point differs. To update: run this test,
 /// read the hash it prints, and set `PINNED` in the change that explains why.
-const PINNED: u64 = 0x864b_93fc_5227_7578;
+const PINNED: u64 = 0xc8f5_5199_db6b_d6d1;
 
 #[test]
 fn joint_determinism_is_pinned() {

@@ -87,3 +87,19 @@ fn fuzz_clamped_speeds_stay_inside_the_limit() {
         assert_eq!(again.state_hash(), world.state_hash());
     }
 }
+
+/// Found by `cargo fuzz run snapshot_decode` on format 6: a mutated ragdoll (a joint's anchor
+/// 59 m from its body, on a 31 kg torso) whose joint passes left its ball head's velocities
+/// finite but near the float range; the next substep's sums overflowed and the speed limit's
+/// clamp turned the infinity into NaN, which reached the head's pose. The clamp now keeps
+/// every velocity finite.
+#[test]
+fn fuzz_jointed_ragdoll_stays_finite() {
+    let data = include_bytes!("data/fuzz-joint-nan.bin");
+    let mut world = World::from_bytes(data).unwrap();
+    for _ in 0..3 {
+        world.step();
+        let again = World::from_bytes(&world.to_bytes().unwrap()).unwrap();
+        assert_eq!(again.state_hash(), world.state_hash());
+    }
+}

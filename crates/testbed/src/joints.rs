@@ -121,8 +121,10 @@ pub fn door(world: &mut World, at: Vector3, open: Real) -> (BodyHandle, JointHan
 }
 
 /// A ragdoll of boxes and a ball standing at `at` (its feet's level): spherical neck, waist,
-/// shoulders and hips with cone limits, revolute elbows and knees with limits. Returns its
-/// bodies (pelvis first) and joints.
+/// shoulders and hips with cone limits, revolute elbows and knees with limits, every joint
+/// with 0.2 N m of friction (Box3D's humans have friction motors on every joint; without any,
+/// the ball head, resting on the ground, kept rolling about its neck: a ball held at a point
+/// of its surface can roll around it). Returns its bodies (pelvis first) and joints.
 pub fn ragdoll(world: &mut World, at: Vector3) -> (Vec<BodyHandle>, Vec<JointHandle>) {
     let color = [0.85, 0.7, 0.55];
     let add = |world: &mut World, desc: BodyDesc, center: Vector3| {
@@ -141,7 +143,11 @@ pub fn ragdoll(world: &mut World, at: Vector3) -> (Vec<BodyHandle>, Vec<JointHan
     let mut bodies = vec![pelvis, torso, head];
     let mut joints = Vec::new();
     let mut join = |world: &mut World, desc: JointDesc| {
-        joints.push(world.insert_joint(desc).expect("a valid joint"));
+        joints.push(
+            world
+                .insert_joint(desc.friction(0.2))
+                .expect("a valid joint"),
+        );
     };
     let p = |x: Real, y: Real| Point3::from(at + Vector3::new(x, y, 0.0));
     let down = -Vector3::y();

@@ -112,19 +112,58 @@ pub(crate) fn components_within(
 
 /// `v` shortened to at most `max` long (direction kept). Shortened a few ulps further, so
 /// that rounding never leaves a component above `max` (which a snapshot would then refuse).
+///
+/// Whatever it is given, the result is finite: a vector with a NaN or infinite component
+/// becomes zero, and one whose squared length overflows is scaled by its largest component
+/// first. Only a hostile world (extreme masses, arms and impulses within the limits a snapshot
+/// accepts) gets there; the step then stays finite instead of spreading a NaN.
 #[inline]
 pub(crate) fn clamp_length(v: Vector3, max: Real) -> Vector3 {
     let length_sq = v.norm_squared();
     if length_sq > max * max {
-        v * (max * (1.0 - 4.0 * Real::EPSILON) / length_sq.sqrt())
+        if length_sq.is_finite() {
+            v * (max * (1.0 - 4.0 * Real::EPSILON) / length_sq.sqrt())
+        } else {
+            bounded_direction(v, max)
+        }
+    } else if length_sq.is_nan() {
+        Vector3::zeros()
     } else {
         v
     }
 }
 
+/// `v` (whose squared length overflowed, or which holds a non-finite component) as a vector
+/// of length just under `max` along it, or zero when it has no finite direction.
+#[cold]
+fn bounded_direction(v: Vector3, max: Real) -> Vector3 {
+    if !v.iter().all(|x| x.is_finite()) {
+        return Vector3::zeros();
+    }
+    let unit = v / v.amax();
+    unit * (max * (1.0 - 4.0 * Real::EPSILON) / unit.norm())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn clamped_lengths_are_always_finite() {
+        let huge = Vector3::new(3e38, -3e38, 1.0);
+        let clamped = clamp_length(huge, MAX_SPEED);
+        assert!(clamped.iter().all(|x| x.is_finite()));
+        assert!(clamped.norm() <= MAX_SPEED && clamped.norm() > 0.99 * MAX_SPEED);
+        assert!(clamped.x > 0.0 && clamped.y < 0.0);
+        for bad in [Real::INFINITY, Real::NAN] {
+            assert_eq!(
+                clamp_length(Vector3::new(0.0, bad, 1.0), 1.0),
+                Vector3::zeros()
+            );
+        }
+        let small = Vector3::new(0.1, 0.2, -0.3);
+        assert_eq!(clamp_length(small, 1.0), small);
+    }
 
     #[test]
     fn ranges_are_worded_from_their_bounds() {
