@@ -80,32 +80,13 @@ fn a_pendulum_swings_with_its_period() {
     }
 }
 
-/// A chain of `links` boxes hanging from a static anchor, a ball of `load` times a link's
-/// mass at its end. Returns the world, the links and the ball.
+/// `testbed::joints::chain` (boxes of 0.1 x 0.1 x 0.25 m, density 1000, hanging from a static
+/// anchor with its top at y = 20) with a ball of `load` times a link's mass joined at its end.
+/// Returns the world, the links and the ball.
 fn chain(links: usize, load: Real) -> (World, Vec<BodyHandle>, BodyHandle) {
     let mut world = world();
-    let half = Vector3::new(0.05, 0.125, 0.05);
     let top = Vector3::new(0.0, 20.0, 0.0);
-    let fixed = anchor(&mut world, top + Vector3::new(0.0, 0.05, 0.0));
-    let mut previous = fixed;
-    let mut handles = Vec::new();
-    for k in 0..links {
-        let center = top - Vector3::new(0.0, 0.25 * k as Real + 0.125, 0.0);
-        let link = world
-            .insert(
-                BodyDesc::dynamic()
-                    .cuboid(half)
-                    .density(1000.0)
-                    .position(center),
-            )
-            .unwrap();
-        let joint_at = center + Vector3::new(0.0, 0.125, 0.0);
-        world
-            .insert_joint(JointDesc::spherical(previous, link, joint_at.into()))
-            .unwrap();
-        handles.push(link);
-        previous = link;
-    }
+    let (_, handles) = testbed::joints::chain(&mut world, top, links);
     let link_mass = 1000.0 * 0.1 * 0.1 * 0.25;
     let end = top - Vector3::new(0.0, 0.25 * links as Real, 0.0);
     let radius = 0.1;
@@ -118,8 +99,9 @@ fn chain(links: usize, load: Real) -> (World, Vec<BodyHandle>, BodyHandle) {
                 .position(end - Vector3::new(0.0, radius, 0.0)),
         )
         .unwrap();
+    let last = *handles.last().expect("a link");
     world
-        .insert_joint(JointDesc::spherical(previous, weight, end.into()))
+        .insert_joint(JointDesc::spherical(last, weight, end.into()))
         .unwrap();
     (world, handles, weight)
 }

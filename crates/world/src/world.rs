@@ -447,22 +447,14 @@ impl World {
         let touched = &self.touched;
         let handles = &self.collision.handles;
         self.wake.clear();
-        for (k, &(i, j)) in pairs.iter().enumerate() {
-            if !touched[k] {
-                continue;
-            }
-            let (a, b) = (handles[i as usize], handles[j as usize]);
-            let (Some(body_a), Some(body_b)) = (self.bodies.get(a), self.bodies.get(b)) else {
-                continue;
-            };
-            if body_a.sleep.asleep && sleep::is_awake_movable(body_b) {
-                self.wake.push(a);
-            } else if body_b.sleep.asleep && sleep::is_awake_movable(body_a) {
-                self.wake.push(b);
-            }
-        }
-        // A sleeping body jointed to an awake one that moves wakes too.
-        for &(i, j) in &self.joint_indices {
+        // A sleeping body that an awake one touched, or is jointed to, wakes.
+        let linked = pairs
+            .iter()
+            .zip(touched)
+            .filter(|&(_, &t)| t)
+            .map(|(pair, _)| pair)
+            .chain(&self.joint_indices);
+        for &(i, j) in linked {
             let (a, b) = (handles[i as usize], handles[j as usize]);
             let (Some(body_a), Some(body_b)) = (self.bodies.get(a), self.bodies.get(b)) else {
                 continue;

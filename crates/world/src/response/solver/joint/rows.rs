@@ -217,12 +217,7 @@ impl Motion {
         lambda: &mut Vector3,
     ) {
         let speed = self.vb + self.wb.cross(rb) - self.va - self.wa.cross(ra);
-        let delta = match soft {
-            Some(s) => {
-                -(mass * (speed + d * s.bias_rate)) * s.mass_scale - *lambda * s.impulse_scale
-            }
-            None => -(mass * speed),
-        };
+        let delta = point_delta(speed, d, mass, soft, lambda);
         *lambda += delta;
         self.push_point(ra, rb, &delta);
     }
@@ -234,5 +229,23 @@ impl Motion {
         self.wa -= self.ia * ra.cross(p);
         self.vb += p * self.mb;
         self.wb += self.ib * rb.cross(p);
+    }
+}
+
+/// The change of the anchor rows' accumulated impulse `lambda` for the anchors' relative
+/// velocity `speed` and offset `d` (`mass` their effective mass): soft with `soft` (bias, mass
+/// and impulse scaling), rigid without. Shared by [`Motion::point`] and the plain ball and
+/// socket's own pass.
+#[inline]
+pub(super) fn point_delta(
+    speed: Vector3,
+    d: Vector3,
+    mass: &Matrix3,
+    soft: Option<&Softness>,
+    lambda: &Vector3,
+) -> Vector3 {
+    match soft {
+        Some(s) => -(mass * (speed + d * s.bias_rate)) * s.mass_scale - *lambda * s.impulse_scale,
+        None => -(mass * speed),
     }
 }
