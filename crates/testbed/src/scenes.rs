@@ -404,3 +404,62 @@ pub fn dropped_column(count: usize) -> (World, Vec<BodyHandle>) {
         .collect();
     (world, cubes)
 }
+
+/// Box3D's large world (`shared/benchmarks.c`, `CreateLargeWorld`): `grid` by `grid` static
+/// boxes of half extents `(5, 0.25, 5)` on a 10 m grid centred on the origin (1,000 by 1,000
+/// in Box3D's benchmark). Balls are dropped onto it by [`large_world_drop`].
+pub fn large_world(grid: usize) -> World {
+    let mut world = World::new(WorldConfig::default());
+    let cell = LARGE_WORLD_CELL;
+    let half_span = 0.5 * cell * grid as Real;
+    for i in 0..grid {
+        let x = -half_span + (i as Real + 0.5) * cell;
+        for j in 0..grid {
+            let z = -half_span + (j as Real + 0.5) * cell;
+            world
+                .insert(
+                    BodyDesc::fixed()
+                        .cuboid(Vector3::new(0.5 * cell, 0.25, 0.5 * cell))
+                        .position(Vector3::new(x, 0.0, z))
+                        .color([0.45, 0.45, 0.5]),
+                )
+                .expect("a valid floor box");
+        }
+    }
+    world
+}
+
+/// The large world's cell side (metres).
+const LARGE_WORLD_CELL: Real = 10.0;
+
+/// Box3D's `StepLargeWorld` before step `step` of a [`large_world`] of side `grid`: every
+/// `interval` steps (5 in Box3D's benchmark) from step `interval` on, until `balls` are in
+/// (100), a ball of radius 0.5 is dropped at `y = 1.5`, on a coarse grid over the inner 80% of
+/// the floor. Returns the ball it dropped, if any.
+pub fn large_world_drop(
+    world: &mut World,
+    grid: usize,
+    step: usize,
+    balls: usize,
+    interval: usize,
+) -> Option<BodyHandle> {
+    let index = step / interval.max(1);
+    if step == 0 || !step.is_multiple_of(interval.max(1)) || index > balls {
+        return None;
+    }
+    let index = index - 1;
+    let side = (1..).find(|s| s * s >= balls).unwrap_or(1);
+    let (gi, gj) = (index % side, index / side);
+    let half_span = 0.5 * LARGE_WORLD_CELL * grid as Real;
+    let inset = 0.2 * half_span;
+    let usable = 2.0 * (half_span - inset);
+    let at = |g: usize| -half_span + inset + (g as Real + 0.5) * (usable / side as Real);
+    world
+        .insert(
+            BodyDesc::dynamic()
+                .ball(0.5)
+                .position(Vector3::new(at(gi), 1.5, at(gj)))
+                .color([0.9, 0.5, 0.2]),
+        )
+        .ok()
+}

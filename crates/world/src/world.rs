@@ -10,7 +10,7 @@ use crate::joint::{Joint, JointEvent, JointHandle};
 use crate::response::reflect;
 use crate::response::solver::{Solver, SolverLanes};
 use crate::step::sleep::{self, Islands};
-use crate::step::{Collision, integrate};
+use crate::step::{Active, Collision, integrate};
 use collide::staged::StageCounts;
 use geom::Real;
 use slotmap::SlotMap;
@@ -63,7 +63,12 @@ pub struct World {
     /// step's buffer).
     joined: Vec<(BodyHandle, BodyHandle)>,
     unconnected: Vec<(BodyHandle, BodyHandle)>,
+    /// The joints whose bodies are both in the step's dense set (see `Collision`), in handle
+    /// order, and their bodies' dense indices (a step's buffers).
+    joint_list: Vec<JointHandle>,
     joint_indices: Vec<(u32, u32)>,
+    /// Which bodies a step visits (derived from the bodies, never saved).
+    pub(crate) active: Active,
     /// The collision stage's buffers (never saved, never change a result).
     collision: Collision,
     /// The solver's buffers (never saved, never change a result).
@@ -73,6 +78,7 @@ pub struct World {
     /// Islands' union-find and the sleeping bodies to wake (buffers).
     islands: Islands,
     wake: Vec<BodyHandle>,
+    woken: Vec<BodyHandle>,
     /// Where the next step's touching pairs are gathered (a buffer, swapped with `touching`).
     touching_next: Vec<(BodyHandle, BodyHandle)>,
 }
@@ -96,12 +102,15 @@ impl World {
             joint_events: Vec::new(),
             joined: Vec::new(),
             unconnected: Vec::new(),
+            joint_list: Vec::new(),
             joint_indices: Vec::new(),
+            active: Active::default(),
             collision: Collision::default(),
             solver: Solver::default(),
             touched: Vec::new(),
             islands: Islands::default(),
             wake: Vec::new(),
+            woken: Vec::new(),
             touching_next: Vec::new(),
         }
     }
@@ -122,9 +131,10 @@ impl World {
     pub fn set_config(&mut self, config: WorldConfig) -> Result<(), WorldError> {
         config.validate()?;
         self.config = config;
-        for body in self.bodies.values_mut() {
+        for (handle, body) in &mut self.bodies {
             if body.sleep.asleep {
                 body.sleep.wake();
+                self.active.note(handle);
             }
         }
         Ok(())
@@ -134,7 +144,9 @@ impl World {
     /// field, e.g. `desc.linvel.x`) the world is unchanged.
     pub fn insert(&mut self, desc: BodyDesc) -> Result<BodyHandle, WorldError> {
         let body = desc.build()?;
-        Ok(self.bodies.insert(body))
+        let handle = self.bodies.insert(body);
+        self.active.note(handle);
+        Ok(handle)
     }
 
     /// Removes a body and returns it; `None` for an unknown or already removed handle. Pairs it
@@ -145,6 +157,7 @@ impl World {
         }
         self.remove_joints_of(handle);
         let body = self.bodies.remove(handle)?;
+        self.active.note(handle);
         self.wake.clear();
         for &(a, b) in &self.touching {
             if a == handle {
@@ -172,7 +185,9 @@ impl World {
             &self.joined,
             &self.wake,
             &mut self.islands,
+            &mut self.woken,
         );
+        self.note_woken();
         Some(body)
     }
 
@@ -188,9 +203,12 @@ impl World {
             &self.joined,
             &[handle],
             &mut self.islands,
+            &mut self.woken,
         );
+        self.note_woken();
         if let Some(body) = self.bodies.get_mut(handle) {
             body.sleep.wake();
+            self.active.note(handle);
         }
         Ok(())
     }
@@ -239,6 +257,8 @@ impl World {
 
     /// The body of `handle` for changes through its checked setters.
     pub fn body_mut(&mut self, handle: BodyHandle) -> Option<&mut RigidBody> {
+        // Its setters may move or wake it: the next step looks at it again.
+        self.active.note(handle);
         self.bodies.get_mut(handle)
     }
 
@@ -335,6 +355,7 @@ impl World {
             Response::Solver => {
                 self.wake_disturbed();
                 let margin = self.config.solver.speculative_margin;
+                self.active.sync(&self.bodies, 0.5 * margin);
                 let distance = self.config.solver.reuse_distance;
                 if distance == 0.0 {
                     self.kept_contacts.clear();
@@ -342,11 +363,13 @@ impl World {
                 let reuse = (distance > 0.0).then_some((distance, &mut self.kept_contacts));
                 self.collision.run(
                     &self.bodies,
+                    &self.active,
                     &mut self.contacts,
                     Some((margin, dt)),
                     &mut self.wake,
                     reuse,
                     &self.unconnected,
+                    &self.joined,
                 );
                 if sleep::wake_islands(
                     &mut self.bodies,
@@ -354,20 +377,31 @@ impl World {
                     &self.joined,
                     &self.wake,
                     &mut self.islands,
+                    &mut self.woken,
                 ) > 0
                 {
-                    self.collision.test_woken(&self.bodies, &mut self.contacts);
+                    self.collision.test_woken(
+                        &self.bodies,
+                        &self.active,
+                        &self.woken,
+                        &self.unconnected,
+                        &mut self.contacts,
+                    );
+                    self.active.woke(&self.woken);
                 }
                 self.index_joints();
                 self.solver.step(
                     &mut self.bodies,
+                    &self.collision.handles,
                     &mut self.joints,
+                    &self.joint_list,
                     &self.joint_indices,
                     &self.contacts,
                     &self.collision.contact_indices,
                     &mut self.contact_cache,
                     &self.config,
                     &mut self.touched,
+                    self.active.some_asleep() || self.collision.some_asleep(),
                 );
                 self.update_sleep();
                 let mut touched = self.touched.iter();
@@ -376,26 +410,37 @@ impl World {
                 self.break_joints();
             }
             Response::Reflect | Response::None => {
-                integrate::velocities(&mut self.bodies, self.config.gravity, dt);
+                // Nothing sleeps with these responses (changing the settings wakes every
+                // body): the live bodies are every body that is not static.
+                self.active.sync(&self.bodies, 0.0);
+                integrate::velocities(
+                    &mut self.bodies,
+                    self.active.live(),
+                    self.config.gravity,
+                    dt,
+                );
                 self.collision.run(
                     &self.bodies,
+                    &self.active,
                     &mut self.contacts,
                     None,
                     &mut self.wake,
                     None,
                     &self.unconnected,
+                    &self.joined,
                 );
                 if self.config.response == Response::Reflect {
                     reflect::reflect(&mut self.bodies, &self.contacts);
                 }
-                integrate::positions(&mut self.bodies, dt);
+                integrate::positions(&mut self.bodies, self.active.live(), dt);
                 self.contact_cache.clear();
                 self.kept_contacts.clear();
-                for body in self.bodies.values_mut() {
-                    body.sleep.disturbed = false;
+                for &handle in self.active.live() {
+                    self.bodies[handle].sleep.disturbed = false;
                 }
             }
         }
+        self.active.settle(&self.bodies);
         self.update_events();
         self.step_count = self.step_count.saturating_add(1);
     }
@@ -423,11 +468,13 @@ impl World {
     /// touching a disturbed one wake, with their islands.
     fn wake_disturbed(&mut self) {
         if !self.config.sleep.enabled {
-            for body in self.bodies.values_mut() {
-                if body.sleep.asleep {
-                    body.sleep.wake();
-                }
-            }
+            // Nothing sleeps: turning sleeping off woke every body, and a snapshot with
+            // sleeping bodies and sleeping off is refused.
+            debug_assert!(self.bodies.values().all(|b| !b.sleep.asleep));
+            return;
+        }
+        if !self.active.has_pending() {
+            // Nothing was disturbed since the last step (every disturbance is noted).
             return;
         }
         sleep::disturbed_neighbours(&self.bodies, &self.touching, &self.joined, &mut self.wake);
@@ -437,7 +484,17 @@ impl World {
             &self.joined,
             &self.wake,
             &mut self.islands,
+            &mut self.woken,
         );
+        self.note_woken();
+    }
+
+    /// The bodies `wake_islands` just woke outside the collision stage: the next sync looks at
+    /// them again.
+    fn note_woken(&mut self) {
+        for &handle in &self.woken {
+            self.active.note(handle);
+        }
     }
 
     /// After the solve: a sleeping body that an awake one touched wakes (with its island);
@@ -466,22 +523,31 @@ impl World {
             }
         }
         // `touching` is still last step's: the links between the sleepers, which have not moved.
-        sleep::wake_islands(
+        if sleep::wake_islands(
             &mut self.bodies,
             &self.touching,
             &self.joined,
             &self.wake,
             &mut self.islands,
-        );
+            &mut self.woken,
+        ) > 0
+        {
+            // They wake for the next step, and count their rest time from this one's end with
+            // the rest: the dense set takes them in.
+            self.collision
+                .include(&self.bodies, &self.active, &self.woken, false);
+            self.index_joints();
+            self.active.woke(&self.woken);
+        }
         // Joints link islands as touching contacts do.
-        let touching_pairs = pairs
-            .iter()
-            .zip(touched)
+        let touching_pairs = (self.collision.contact_indices.iter())
+            .zip(&self.touched)
             .filter(|&(_, &t)| t)
             .map(|(&pair, _)| pair)
             .chain(self.joint_indices.iter().copied());
         sleep::update(
             &mut self.bodies,
+            &self.collision.handles,
             touching_pairs,
             &self.config.sleep,
             self.config.dt,
@@ -530,16 +596,20 @@ impl World {
         }
     }
 
-    /// Each joint's bodies' dense indices (handle order), for this step.
+    /// The joints whose bodies are both in the step's dense set (every joint with a live
+    /// body: the dense set holds the resting bodies jointed to live ones), in handle order,
+    /// and their bodies' dense indices.
     fn index_joints(&mut self) {
         let handles = &self.collision.handles;
-        let index = |h: BodyHandle| handles.binary_search(&h).map_or(0, |i| i as u32);
+        let index = |h: BodyHandle| handles.binary_search(&h).ok().map(|i| i as u32);
+        self.joint_list.clear();
         self.joint_indices.clear();
-        self.joint_indices.extend(
-            self.joints
-                .values()
-                .map(|j| (index(j.bodies[0]), index(j.bodies[1]))),
-        );
+        for (handle, joint) in &self.joints {
+            if let (Some(i), Some(j)) = (index(joint.bodies[0]), index(joint.bodies[1])) {
+                self.joint_list.push(handle);
+                self.joint_indices.push((i, j));
+            }
+        }
     }
 
     /// After the solve: every joint whose force or torque exceeded its threshold is removed

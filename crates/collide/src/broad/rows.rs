@@ -27,6 +27,9 @@
 use super::sort::{counting_sort, insertion_sort_within, sort_pairs};
 use geom::{Aabb, Real};
 
+/// Up to this many boxes, every pair is compared (the same pairs, in the same order).
+const FEW: usize = 24;
+
 /// Cell sides are `2^level` for levels in this range; smaller boxes use the lowest level.
 const MIN_LEVEL: i32 = -100;
 const MAX_LEVEL: i32 = 126;
@@ -161,6 +164,17 @@ impl RowSweep {
     pub fn pairs_of(&mut self, boxes: &[Aabb], pairs: &mut Vec<(u32, u32)>) {
         pairs.clear();
         assert!(u32::try_from(boxes.len()).is_ok(), "at most u32::MAX boxes");
+        if boxes.len() <= FEW {
+            // Every pair compared, in order: faster than sorting a few boxes into rows.
+            for (i, a) in boxes.iter().enumerate() {
+                for (j, b) in boxes.iter().enumerate().skip(i + 1) {
+                    if a.intersects(b) {
+                        pairs.push((i as u32, j as u32));
+                    }
+                }
+            }
+            return;
+        }
         if self.marks.len() != boxes.len() || self.generation > u32::MAX - 8 {
             self.marks.clear();
             self.marks.resize(boxes.len(), 0);

@@ -5,12 +5,12 @@
 //! compare with `build/bin/benchmark -t=1 -r=2 --benchmark=NAME` run beside it.
 //!
 //! Run: `cargo run --release -p testbed --bin box3d_protocol -- [scene] [runs] [threads]
-//! [joint iterations]`; scenes: `large_pyramid`, `many_pyramids`, `joint_grid`, `all` (the
+//! [joint iterations]`; scenes: `large_pyramid`, `many_pyramids`, `joint_grid`, `large_world`, `all` (the
 //! default); 2 runs, 1 thread and the default joint iterations (`SolverConfig`) by default.
 
 use std::time::Instant;
 use testbed::joints::joint_grid;
-use testbed::scenes::{many_pyramids, pyramid};
+use testbed::scenes::{large_world, large_world_drop, many_pyramids, pyramid};
 use world::World;
 
 /// A scene of Box3D's suite: its name, how many steps Box3D runs (step 0 untimed), and how to
@@ -19,6 +19,8 @@ struct Scene {
     name: &'static str,
     steps: usize,
     build: fn() -> World,
+    /// What the scene does before step `k` (Box3D's `stepFcn`), if anything.
+    before_step: Option<fn(&mut World, usize)>,
 }
 
 /// Box3D's settings where a scene does not set its own: 4 substeps, sleeping as the scene says.
@@ -29,7 +31,10 @@ fn box3d(mut world: World) -> World {
     world
 }
 
-const SCENES: [Scene; 3] = [
+/// The large world's grid side (Box3D's `STATIC_FLOOR_GRID`).
+const LARGE_WORLD_GRID: usize = 1000;
+
+const SCENES: [Scene; 4] = [
     Scene {
         name: "large_pyramid",
         steps: 200,
@@ -40,16 +45,27 @@ const SCENES: [Scene; 3] = [
             world.set_config(config).expect("valid settings");
             world
         },
+        before_step: None,
     },
     Scene {
         name: "many_pyramids",
         steps: 100,
         build: || box3d(many_pyramids(14, 14, 10).0),
+        before_step: None,
     },
     Scene {
         name: "joint_grid",
         steps: 100,
         build: || box3d(joint_grid(100)),
+        before_step: None,
+    },
+    Scene {
+        name: "large_world",
+        steps: 500,
+        build: || box3d(large_world(LARGE_WORLD_GRID)),
+        before_step: Some(|world, step| {
+            large_world_drop(world, LARGE_WORLD_GRID, step, 100, 5);
+        }),
     },
 ];
 
@@ -73,10 +89,17 @@ fn main() {
                 config.solver.joint_iterations = n;
                 world.set_config(config).expect("valid settings");
             }
+            let before = |world: &mut World, k: usize| {
+                if let Some(f) = scene.before_step {
+                    f(world, k);
+                }
+            };
             let ms = pool.install(|| {
+                before(&mut world, 0);
                 world.step();
                 let start = Instant::now();
-                for _ in 1..scene.steps {
+                for k in 1..scene.steps {
+                    before(&mut world, k);
                     world.step();
                 }
                 start.elapsed().as_secs_f64() * 1e3

@@ -142,6 +142,7 @@ impl World {
         for handle in bodies {
             if let Some(body) = self.bodies.get_mut(handle) {
                 body.sleep.wake();
+                self.active.note(handle);
             }
         }
     }
@@ -162,6 +163,7 @@ impl World {
             for other in others {
                 if let Some(body) = self.bodies.get_mut(other) {
                     body.sleep.wake();
+                    self.active.note(other);
                 }
             }
         }

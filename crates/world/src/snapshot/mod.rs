@@ -33,7 +33,7 @@ use crate::error::{SnapshotError, WorldError};
 use crate::joint::{Joint, JointHandle, check_joint};
 use crate::limits;
 use crate::world::World;
-use geom::Real;
+use geom::{Real, Vector3};
 use serde::{Deserialize, Serialize};
 use slotmap::SlotMap;
 use std::path::Path;
@@ -362,6 +362,16 @@ impl World {
                     field: format!("sleep[{index}].asleep"),
                     value: 1.0,
                     range: "false unless the body is dynamic and sleeping is enabled".into(),
+                }));
+            }
+            // A body falls asleep with its velocities zeroed and keeps them so: one that moves
+            // would leave the box the broad phase keeps for it.
+            if state.asleep && (body.linvel != Vector3::zeros() || body.angvel != Vector3::zeros())
+            {
+                return Err(SnapshotError::Invalid(WorldError::OutOfRange {
+                    field: format!("sleep[{index}].asleep"),
+                    value: 1.0,
+                    range: "false unless the body's velocities are zero".into(),
                 }));
             }
         }

@@ -8,6 +8,7 @@
 //! moved less than the reuse distance since its contact was computed keeps that contact,
 //! carried with the bodies (`KeptContact`), and skips the narrow phase.
 
+use super::active::{Active, slot_of};
 use super::sleep::is_awake_movable;
 use crate::body::{BodyHandle, BodyKind, RigidBody};
 use crate::contact::{ContactPair, KeptContact};
@@ -59,54 +60,126 @@ fn add_counts(total: &mut StageCounts, more: &StageCounts) {
     total.touching += more.touching;
 }
 
-/// `v[k] = value`, or pushed when `k` is `v`'s length.
-fn set<T>(v: &mut Vec<T>, k: usize, value: T) {
-    if k < v.len() {
-        v[k] = value;
-    } else {
-        debug_assert_eq!(k, v.len());
-        v.push(value);
+/// Merges the sorted `more` into the sorted `pairs` (`scratch` a buffer).
+fn merge_sorted(pairs: &mut Vec<(u32, u32)>, more: &[(u32, u32)], scratch: &mut Vec<(u32, u32)>) {
+    scratch.clear();
+    scratch.reserve(pairs.len() + more.len());
+    let mut more = more.iter().copied().peekable();
+    for &pair in pairs.iter() {
+        while let Some(m) = more.next_if(|&m| m < pair) {
+            scratch.push(m);
+        }
+        scratch.push(pair);
+    }
+    scratch.extend(more);
+    std::mem::swap(pairs, scratch);
+}
+
+/// One body's entry in a step's dense set (see [`Collision`]).
+#[derive(Debug, Clone, Copy)]
+struct Entry {
+    handle: BodyHandle,
+    pose: Isometry3,
+    radius: Real,
+    aabb: Aabb,
+    reach: Real,
+    velocity: Vector3,
+    spin: Real,
+    asleep: bool,
+    moving: bool,
+    resting_kinematic: bool,
+    disturbed: bool,
+}
+
+impl Entry {
+    /// `body`'s entry. With speculative contacts (`Some((margin, dt))`), its AABB grows by
+    /// half the margin and how far its spin can carry a point (spin times bounding radius,
+    /// times `dt`) all round, and is then swept along the step's translation (`v dt`), so that
+    /// two AABBs meet whenever the bodies could within the step at their velocities; two
+    /// bodies flying apart are not paired.
+    #[inline]
+    fn of(
+        handle: BodyHandle,
+        body: &RigidBody,
+        speculative: Option<(Real, Real)>,
+    ) -> (Self, Posed) {
+        let pose = body.collider.world_pose(&body.pose);
+        let posed = Posed::new(&body.collider.shape, &pose);
+        let (velocity, spin) = if body.kind == BodyKind::Static {
+            (Vector3::zeros(), 0.0)
+        } else {
+            (body.linvel, body.angvel.norm() * posed.sphere.radius)
+        };
+        let (aabb, reach) = match speculative {
+            None => (posed.aabb, 0.0),
+            Some((margin, dt)) => {
+                let grown = posed.aabb.loosened(0.5 * margin + spin * dt);
+                let swept = grown.merged(&grown.translated(&(velocity * dt)));
+                (swept, 0.5 * margin + (velocity.norm() + spin) * dt)
+            }
+        };
+        let moving = is_awake_movable(body);
+        let entry = Self {
+            handle,
+            pose,
+            radius: body.collider.shape.bounding_radius(),
+            aabb,
+            reach,
+            velocity,
+            spin,
+            asleep: body.sleep.asleep,
+            moving,
+            resting_kinematic: body.kind == BodyKind::Kinematic && !moving,
+            disturbed: body.sleep.disturbed,
+        };
+        (entry, posed)
+    }
+
+    /// The entry of a body woken in this step as it was before it woke: asleep, still.
+    fn as_sleeper(mut self) -> Self {
+        self.asleep = true;
+        self.moving = false;
+        self.resting_kinematic = false;
+        self.disturbed = false;
+        self
     }
 }
 
-/// The collision stage's buffers, refilled every step but for sleeping bodies' volumes (never
-/// saved, never change a result).
-/// Index `i` of `handles`, `posed`, `aabbs` and `movable` is the `i`-th body in handle order.
+/// The collision stage's buffers, refilled every step (never saved, never change a result).
+///
+/// A step's *dense set* is its live bodies ([`Active`]: awake, kinematic or disturbed), the
+/// resting bodies (static or asleep) whose boxes meet a live one's, and the resting bodies
+/// jointed to a live one: every body a pair tested this step can have, and no other, so that
+/// nothing here costs in proportion to the bodies that rest. Index `i` of `handles`, `posed`,
+/// `aabbs`, `moving` and the other per-body vectors is the `i`-th body of the dense set in
+/// handle order (its *dense index*), so that pairs sorted by index are sorted by handle.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Collision {
     broad: RowSweep,
     pub(crate) handles: Vec<BodyHandle>,
+    /// Per body of the dense set, its entry and its volumes (apart: the narrow phase reads
+    /// them most).
+    dense: Vec<Entry>,
     posed: Vec<Posed>,
-    /// Per body, its collider's world pose (what contact reuse carries kept points with) and
-    /// its shape's bounding radius about the collider's origin.
-    poses: Vec<Isometry3>,
-    radii: Vec<Real>,
-    aabbs: Vec<Aabb>,
-    /// Per body: moves this step (awake dynamic, or kinematic with a velocity), is a kinematic
-    /// body at rest, sleeps, was disturbed.
-    moving: Vec<bool>,
-    resting_kinematic: Vec<bool>,
-    asleep: Vec<bool>,
-    disturbed: Vec<bool>,
-    /// Overlapping pairs of indices into the vectors above.
+    /// Overlapping pairs of dense indices.
     pairs: Vec<(u32, u32)>,
     /// Pairs never tested (jointed bodies that do not collide), indices as above, sorted.
     skipped: Vec<(u32, u32)>,
-    /// Per body, half the margin plus how far it can travel in one step (metres): how far a
-    /// moving body reaches a sleeping one it may wake.
-    reach: Vec<Real>,
-    /// Per body, the velocity it moves with this step (zero for a static body) and how fast a
-    /// point of it can move about its centre (spin times bounding radius): a pair's margin
-    /// grows by how far the two can close in one step ([`Self::pair_margin`]).
-    velocities: Vec<Vector3>,
-    spins: Vec<Real>,
     half_margin: Real,
     dt: Real,
     /// For each contact of the last run, the indices of its two bodies.
     pub(crate) contact_indices: Vec<(u32, u32)>,
-    /// The bodies swept by the last broad phase (indices, increasing) and their AABBs.
-    candidates: Vec<u32>,
-    candidate_aabbs: Vec<Aabb>,
+    /// Buffers of the dense set's making: the live bodies' boxes, the resting bodies to add,
+    /// their entries, and old dense indices to new ones.
+    live_aabbs: Vec<Aabb>,
+    partners: Vec<BodyHandle>,
+    /// The resting bodies the live ones' boxes met: (index among the live, handle); the
+    /// pairs they make, and a buffer to merge them with the live pairs.
+    met: Vec<(u32, BodyHandle)>,
+    extra_pairs: Vec<(u32, u32)>,
+    pair_scratch: Vec<(u32, u32)>,
+    partner_entries: Vec<(Entry, Posed)>,
+    renumbered: Vec<u32>,
     /// Per body, whether it woke after the narrow phase (see [`Self::test_woken`]).
     woken: Vec<bool>,
     /// Whether the last run found speculative contacts.
@@ -126,34 +199,35 @@ pub(crate) struct Collision {
 }
 
 impl Collision {
-    /// Fills `contacts` with the touching pairs of `bodies`, in handle order. With
-    /// `speculative = Some(margin, dt)`, pairs closer than `margin` plus the distance the two
-    /// bodies can cover in `dt` are reported too, their gaps as negative depths. Pairs in which
-    /// nothing moves (sleeping or static bodies) are not tested. `wake` receives the sleeping
-    /// bodies that a moving or disturbed body can reach within the step. With
-    /// `reuse = Some((distance, kept))`, `kept` holds the kept contacts of the last run
+    /// Fills `contacts` with the touching pairs of the step's dense set (see [`Collision`]),
+    /// in handle order. With `speculative = Some(margin, dt)`, pairs closer than `margin` plus
+    /// the distance the two bodies can cover in `dt` are reported too, their gaps as negative
+    /// depths. Pairs in which nothing moves (sleeping or static bodies) are not tested. `wake`
+    /// receives the sleeping bodies that a moving or disturbed body can reach within the step.
+    /// With `reuse = Some((distance, kept))`, `kept` holds the kept contacts of the last run
     /// (sorted by pair), which pairs that moved less than `distance` reuse, and is replaced by
     /// this run's: one per pair with a contact (reused or computed). The pairs of `skipped`
-    /// (sorted, lower handle first: jointed bodies that do not collide) are never tested.
+    /// (sorted, lower handle first: jointed bodies that do not collide) are never tested;
+    /// `joined` (sorted likewise) are every jointed pair.
+    #[allow(clippy::too_many_arguments)]
     pub(crate) fn run(
         &mut self,
         bodies: &SlotMap<BodyHandle, RigidBody>,
+        active: &Active,
         contacts: &mut Vec<ContactPair>,
         speculative: Option<(Real, Real)>,
         wake: &mut Vec<BodyHandle>,
         reuse: Option<(Real, &mut Vec<KeptContact>)>,
         skipped: &[(BodyHandle, BodyHandle)],
+        joined: &[(BodyHandle, BodyHandle)],
     ) {
-        self.update_volumes(bodies, speculative);
-        // Dense indices follow handle order, so the pairs stay sorted.
-        self.skipped.clear();
-        let handles = &self.handles;
-        let index = |h: &BodyHandle| handles.binary_search(h).ok().map(|i| i as u32);
-        self.skipped.extend(
-            skipped
-                .iter()
-                .filter_map(|(a, b)| Some((index(a)?, index(b)?))),
-        );
+        self.speculative = speculative.is_some();
+        if let Some((margin, dt)) = speculative {
+            self.half_margin = 0.5 * margin;
+            self.dt = dt;
+        }
+        self.make_dense(bodies, active, joined, speculative);
+        self.index_skipped(skipped);
         self.broad_phase();
         contacts.clear();
         self.contact_indices.clear();
@@ -185,85 +259,194 @@ impl Collision {
         (self.pairs, self.contact_indices) = (pairs, indices);
     }
 
-    /// World volumes and AABBs, densely in handle order (the order slots are visited). With
-    /// speculative contacts, each AABB grows by half the margin and how far its spin can carry
-    /// a point (spin times bounding radius, times `dt`) all round, and is then swept along the
-    /// step's translation (`v dt`), so that two AABBs meet whenever the bodies could within the
-    /// step at their velocities; two bodies flying apart are not paired. A body that slept
-    /// through the last run at the same index, with the same margin, keeps its volumes and its
-    /// (zero) velocity and spin: a sleeping body does not move (every setter wakes it), so they
-    /// are the ones it would get.
-    fn update_volumes(
+    /// Whether a body of the dense set sleeps (a sleeping body the last run met, or one
+    /// disturbed without waking, as a hostile snapshot can hold).
+    pub(crate) fn some_asleep(&self) -> bool {
+        self.dense.iter().any(|e| e.asleep)
+    }
+
+    /// The dense indices of the pairs of `skipped` whose bodies are both in the dense set.
+    fn index_skipped(&mut self, skipped: &[(BodyHandle, BodyHandle)]) {
+        self.skipped.clear();
+        let handles = &self.handles;
+        let index = |h: &BodyHandle| handles.binary_search(h).ok().map(|i| i as u32);
+        self.skipped.extend(
+            skipped
+                .iter()
+                .filter_map(|(a, b)| Some((index(a)?, index(b)?))),
+        );
+    }
+
+    /// The dense set and its arrays, and the overlapping pairs with a live body (into
+    /// `self.pairs`, sorted): the live bodies' entries and the pairs among them (the row
+    /// sweep), then the resting bodies their boxes meet (the resting tree's queries: those
+    /// pairs too) or that are jointed to them, merged in handle order. A resting body's box in
+    /// the tree is the one its entry gets ([`super::active::resting_box`]), so these are the
+    /// pairs a sweep of the whole dense set finds, less those between resting bodies (never
+    /// tested).
+    fn make_dense(
         &mut self,
         bodies: &SlotMap<BodyHandle, RigidBody>,
+        active: &Active,
+        joined: &[(BodyHandle, BodyHandle)],
         speculative: Option<(Real, Real)>,
     ) {
-        let half_margin = speculative.map(|(margin, _)| 0.5 * margin);
-        let same_margin = self.speculative && half_margin == Some(self.half_margin);
-        self.moving.clear();
-        self.resting_kinematic.clear();
-        self.disturbed.clear();
-        self.speculative = speculative.is_some();
-        if let Some((margin, dt)) = speculative {
-            self.half_margin = 0.5 * margin;
-            self.dt = dt;
+        self.dense.clear();
+        self.posed.clear();
+        for &h in active.live() {
+            let (entry, posed) = Entry::of(h, &bodies[h], speculative);
+            self.dense.push(entry);
+            self.posed.push(posed);
         }
-        for (k, (handle, body)) in bodies.iter().enumerate() {
-            debug_assert!(k == 0 || self.handles[k - 1] < handle);
-            let posed_now = |pose: &Isometry3| Posed::new(&body.collider.shape, pose);
-            let kept = same_margin
-                && body.sleep.asleep
-                && self.handles.get(k) == Some(&handle)
-                && self.asleep[k];
-            debug_assert!(
-                !kept
-                    || posed_now(&body.collider.world_pose(&body.pose)).aabb == self.posed[k].aabb,
-                "a sleeping body moved"
-            );
-            if !kept {
-                let pose = body.collider.world_pose(&body.pose);
-                let posed = posed_now(&pose);
-                let (velocity, spin) = if body.kind == BodyKind::Static {
-                    (Vector3::zeros(), 0.0)
-                } else {
-                    (body.linvel, body.angvel.norm() * posed.sphere.radius)
-                };
-                let (aabb, reach) = match speculative {
-                    None => (posed.aabb, 0.0),
-                    Some((margin, dt)) => {
-                        // Grown by half the margin and the spin's reach all round, then swept
-                        // along the step's translation: wherever the body can be in the step.
-                        let grown = posed.aabb.loosened(0.5 * margin + spin * dt);
-                        let swept = grown.merged(&grown.translated(&(velocity * dt)));
-                        (swept, 0.5 * margin + (velocity.norm() + spin) * dt)
-                    }
-                };
-                set(&mut self.handles, k, handle);
-                set(&mut self.posed, k, posed);
-                set(&mut self.poses, k, pose);
-                set(&mut self.radii, k, body.collider.shape.bounding_radius());
-                set(&mut self.aabbs, k, aabb);
-                set(&mut self.reach, k, reach);
-                set(&mut self.velocities, k, velocity);
-                set(&mut self.spins, k, spin);
+        let mut boxes = std::mem::take(&mut self.live_aabbs);
+        boxes.clear();
+        boxes.extend(self.dense.iter().map(|e| e.aabb));
+        let mut pairs = std::mem::take(&mut self.pairs);
+        self.broad.pairs_of(&boxes, &mut pairs);
+        let mut partners = std::mem::take(&mut self.partners);
+        partners.clear();
+        let mut met = std::mem::take(&mut self.met);
+        met.clear();
+        let resting = active.resting();
+        if !resting.is_empty() {
+            for (k, entry) in self.dense.iter().enumerate() {
+                resting.query(&entry.aabb, |slot| {
+                    let handle = active.handle_of(slot);
+                    partners.push(handle);
+                    met.push((k as u32, handle));
+                });
             }
-            set(&mut self.asleep, k, body.sleep.asleep);
-            let moving = is_awake_movable(body);
-            self.moving.push(moving);
-            self.resting_kinematic
-                .push(body.kind == BodyKind::Kinematic && !moving);
-            self.disturbed.push(body.sleep.disturbed);
+            let rests = |h: BodyHandle| resting.contains(slot_of(h));
+            for &(a, b) in joined {
+                match (rests(a), rests(b)) {
+                    (true, false) => partners.push(a),
+                    (false, true) => partners.push(b),
+                    _ => {}
+                }
+            }
         }
-        let count = bodies.len();
-        self.handles.truncate(count);
-        self.posed.truncate(count);
-        self.poses.truncate(count);
-        self.radii.truncate(count);
-        self.aabbs.truncate(count);
-        self.reach.truncate(count);
-        self.velocities.truncate(count);
-        self.spins.truncate(count);
-        self.asleep.truncate(count);
+        partners.sort_unstable();
+        partners.dedup();
+        let mut partner_entries = std::mem::take(&mut self.partner_entries);
+        partner_entries.clear();
+        partner_entries.extend(
+            partners
+                .iter()
+                .map(|&h| Entry::of(h, &bodies[h], speculative)),
+        );
+        let mut live_at = std::mem::take(&mut self.renumbered);
+        self.spread(&partner_entries, &mut live_at);
+        if !partner_entries.is_empty() {
+            // Dense indices grow with live ones: the live pairs stay ordered.
+            for pair in &mut pairs {
+                *pair = (live_at[pair.0 as usize], live_at[pair.1 as usize]);
+            }
+        }
+        self.handles.clear();
+        self.handles.extend(self.dense.iter().map(|e| e.handle));
+        if !met.is_empty() {
+            // The pairs with a resting body, ordered, merged into the live pairs' order.
+            let handles = &self.handles;
+            let dense = |h: BodyHandle| handles.binary_search(&h).map_or(0, |i| i as u32);
+            let mut extra = std::mem::take(&mut self.extra_pairs);
+            extra.clear();
+            extra.extend(met.iter().map(|&(k, h)| {
+                let (i, j) = (live_at[k as usize], dense(h));
+                (i.min(j), i.max(j))
+            }));
+            extra.sort_unstable();
+            merge_sorted(&mut pairs, &extra, &mut self.pair_scratch);
+            self.extra_pairs = extra;
+        }
+        self.pairs = pairs;
+        (self.partners, self.partner_entries) = (partners, partner_entries);
+        (self.live_aabbs, self.met, self.renumbered) = (boxes, met, live_at);
+    }
+
+    /// Merges `more` (in handle order, no handle in the dense set) into the dense set in
+    /// place, from the back (each entry moved once); `moved[k]` becomes the new dense index of
+    /// the entry that was at `k`.
+    fn spread(&mut self, more: &[(Entry, Posed)], moved: &mut Vec<u32>) {
+        let old = self.dense.len();
+        moved.clear();
+        moved.extend(0..old as u32);
+        let Some(&(first, first_posed)) = more.first() else {
+            return;
+        };
+        self.dense.resize(old + more.len(), first);
+        self.posed.resize(old + more.len(), first_posed);
+        let (mut i, mut j, mut w) = (old, more.len(), old + more.len());
+        while j > 0 {
+            w -= 1;
+            if i > 0 && self.dense[i - 1].handle > more[j - 1].0.handle {
+                self.dense[w] = self.dense[i - 1];
+                self.posed[w] = self.posed[i - 1];
+                moved[i - 1] = w as u32;
+                i -= 1;
+            } else {
+                (self.dense[w], self.posed[w]) = more[j - 1];
+                j -= 1;
+            }
+        }
+    }
+
+    /// Adds to the dense set the bodies of `woken` (sleeping when the step began, woken since)
+    /// not yet in it, and with `partners`, the resting bodies whose boxes meet a woken body's;
+    /// new bodies that woke enter as they were before (asleep). The dense indices of the run's
+    /// contacts follow.
+    pub(crate) fn include(
+        &mut self,
+        bodies: &SlotMap<BodyHandle, RigidBody>,
+        active: &Active,
+        woken: &[BodyHandle],
+        partners: bool,
+    ) {
+        let speculative = self
+            .speculative
+            .then_some((2.0 * self.half_margin, self.dt));
+        let mut extra = std::mem::take(&mut self.partners);
+        extra.clear();
+        let resting = active.resting();
+        for &handle in woken {
+            if self.handles.binary_search(&handle).is_err() {
+                extra.push(handle);
+            }
+            if partners {
+                let aabb = Entry::of(handle, &bodies[handle], speculative).0.aabb;
+                resting.query(&aabb, |slot| {
+                    let h = active.handle_of(slot);
+                    if self.handles.binary_search(&h).is_err() {
+                        extra.push(h);
+                    }
+                });
+            }
+        }
+        extra.sort_unstable();
+        extra.dedup();
+        if !extra.is_empty() {
+            let mut sorted_woken = woken.to_vec();
+            sorted_woken.sort_unstable();
+            let mut added = std::mem::take(&mut self.partner_entries);
+            added.clear();
+            added.extend(extra.iter().map(|&h| {
+                let (entry, posed) = Entry::of(h, &bodies[h], speculative);
+                if sorted_woken.binary_search(&h).is_ok() {
+                    (entry.as_sleeper(), posed)
+                } else {
+                    (entry, posed)
+                }
+            }));
+            let mut renumbered = std::mem::take(&mut self.renumbered);
+            self.spread(&added, &mut renumbered);
+            for pair in &mut self.contact_indices {
+                *pair = (renumbered[pair.0 as usize], renumbered[pair.1 as usize]);
+            }
+            self.handles.clear();
+            self.handles.extend(self.dense.iter().map(|e| e.handle));
+            self.renumbered = renumbered;
+            self.partner_entries = added;
+        }
+        self.partners = extra;
     }
 
     /// The speculative margin of the pair of bodies `i` and `j`: the configured margin plus how
@@ -273,8 +456,8 @@ impl Collision {
     /// could).
     #[inline]
     fn pair_margin(&self, i: usize, j: usize) -> Real {
-        let relative = (self.velocities[i] - self.velocities[j]).norm();
-        2.0 * self.half_margin + (relative + self.spins[i] + self.spins[j]) * self.dt
+        let relative = (self.dense[i].velocity - self.dense[j].velocity).norm();
+        2.0 * self.half_margin + (relative + self.dense[i].spin + self.dense[j].spin) * self.dt
     }
 
     /// Whether the pair of bodies `i` and `j` is tested this step: one of them moves; or one
@@ -284,89 +467,60 @@ impl Collision {
     #[inline]
     fn tested(&self, i: usize, j: usize) -> bool {
         let awake_or_disturbed = |k: usize, other: usize| {
-            (self.resting_kinematic[k] && !self.asleep[other])
-                || (self.disturbed[k] && self.asleep[other])
+            (self.dense[k].resting_kinematic && !self.dense[other].asleep)
+                || (self.dense[k].disturbed && self.dense[other].asleep)
         };
-        self.moving[i] || self.moving[j] || awake_or_disturbed(i, j) || awake_or_disturbed(j, i)
+        self.dense[i].moving
+            || self.dense[j].moving
+            || awake_or_disturbed(i, j)
+            || awake_or_disturbed(j, i)
     }
 
-    /// The pairs tested this step, sorted by index, which is handle order. Every tested pair
-    /// has a body that moves, is a kinematic body at rest, or was disturbed (an *active* body),
-    /// and its other body's AABB meets that one's, so within the box bounding the active
-    /// bodies' AABBs: only the bodies whose AABBs meet that box are swept. In a world that
-    /// mostly sleeps that is a few bodies, not all of them; when everything is awake it is all
-    /// of them, swept as they are.
+    /// The pairs tested this step, sorted by index, which is handle order: the overlapping
+    /// pairs with a live body ([`Self::make_dense`]: every tested pair has one), those tested
+    /// kept, the skipped ones dropped.
     fn broad_phase(&mut self) {
         let mut pairs = std::mem::take(&mut self.pairs);
-        let active = |k: usize| self.moving[k] || self.resting_kinematic[k] || self.disturbed[k];
-        let mut reach: Option<Aabb> = None;
-        for (k, aabb) in self.aabbs.iter().enumerate() {
-            if active(k) {
-                reach = Some(reach.map_or(*aabb, |r| r.merged(aabb)));
-            }
-        }
-        let mut candidates = std::mem::take(&mut self.candidates);
-        candidates.clear();
-        if let Some(reach) = reach {
-            candidates.extend(
-                (0..self.aabbs.len() as u32).filter(|&k| self.aabbs[k as usize].intersects(&reach)),
-            );
-        }
-        if candidates.len() == self.aabbs.len() {
-            self.broad.pairs_of(&self.aabbs, &mut pairs);
-        } else {
-            let mut boxes = std::mem::take(&mut self.candidate_aabbs);
-            boxes.clear();
-            boxes.extend(candidates.iter().map(|&k| self.aabbs[k as usize]));
-            self.broad.pairs_of(&boxes, &mut pairs);
-            // `candidates` is increasing, so the pairs stay sorted and `i < j`.
-            for pair in &mut pairs {
-                *pair = (candidates[pair.0 as usize], candidates[pair.1 as usize]);
-            }
-            self.candidate_aabbs = boxes;
-        }
-        self.candidates = candidates;
         pairs.retain(|&(i, j)| self.tested(i as usize, j as usize));
         skip(&mut pairs, &self.skipped);
-        #[cfg(debug_assertions)]
-        {
-            let mut all = Vec::new();
-            RowSweep::new().pairs_of(&self.aabbs, &mut all);
-            all.retain(|&(i, j)| self.tested(i as usize, j as usize));
-            skip(&mut all, &self.skipped);
-            debug_assert_eq!(all, pairs, "the active bodies' sweep missed a pair");
-        }
         self.pairs = pairs;
     }
 
-    /// After some sleeping bodies woke (`bodies` says which): tests the pairs skipped this step
-    /// in which one of them now moves, and merges their contacts into `contacts` in pair
-    /// order.
+    /// After the sleeping bodies of `woken` woke (the active set not yet told): they and the
+    /// resting bodies their boxes meet join the dense set, the pairs skipped this step in
+    /// which one of them now moves are tested, and their contacts merged into `contacts` in
+    /// pair order.
     pub(crate) fn test_woken(
         &mut self,
         bodies: &SlotMap<BodyHandle, RigidBody>,
+        active: &Active,
+        woken: &[BodyHandle],
+        skipped: &[(BodyHandle, BodyHandle)],
         contacts: &mut Vec<ContactPair>,
     ) {
-        let mut woken = std::mem::take(&mut self.woken);
-        woken.clear();
-        woken.extend(
-            bodies
-                .values()
+        self.include(bodies, active, woken, true);
+        self.index_skipped(skipped);
+        let mut flags = std::mem::take(&mut self.woken);
+        flags.clear();
+        flags.extend(
+            self.handles
+                .iter()
                 .enumerate()
-                .map(|(i, body)| self.asleep[i] && !body.sleep.asleep),
+                .map(|(i, &h)| self.dense[i].asleep && !bodies[h].sleep.asleep),
         );
-        // Waking is rare (an event, not a state): all pairs are swept again, and those that
-        // were not tested and now are (a woken body moves) are tested.
+        // Waking is rare (an event, not a state): all pairs of the dense set are swept again,
+        // and those that were not tested and now are (a woken body moves) are tested.
+        let boxes: Vec<Aabb> = self.dense.iter().map(|e| e.aabb).collect();
         let mut pairs = Vec::new();
-        self.broad.pairs_of(&self.aabbs, &mut pairs);
+        self.broad.pairs_of(&boxes, &mut pairs);
         pairs.retain(|&(i, j)| !self.tested(i as usize, j as usize));
-        for (i, &w) in woken.iter().enumerate() {
+        for (i, &w) in flags.iter().enumerate() {
             if w {
-                self.asleep[i] = false;
-                self.moving[i] = true;
+                self.dense[i].asleep = false;
+                self.dense[i].moving = true;
             }
         }
-        self.woken = woken;
+        self.woken = flags;
         pairs.retain(|&(i, j)| self.tested(i as usize, j as usize));
         skip(&mut pairs, &self.skipped);
         if pairs.is_empty() {
@@ -497,10 +651,10 @@ impl Collision {
                 while r.before.get(cursor).is_some_and(|k| (k.a, k.b) < (a, b)) {
                     cursor += 1;
                 }
-                let (pose_a, pose_b) = (&self.poses[i], &self.poses[j]);
+                let (pose_a, pose_b) = (&self.dense[i].pose, &self.dense[j].pose);
                 let relative = pose_a.inv_mul(pose_b);
                 let still = r.before.get(cursor).filter(|k| {
-                    (k.a, k.b) == (a, b) && k.drift(&relative, self.radii[j]) < r.distance
+                    (k.a, k.b) == (a, b) && k.drift(&relative, self.dense[j].radius) < r.distance
                 });
                 if let Some(old) = still {
                     reused += 1;
@@ -525,7 +679,7 @@ impl Collision {
                     filter.contact_within(&self.posed[i], &self.posed[j], margin)
                 {
                     let new = KeptContact::new((a, b), &contact, (pose_a, pose_b), relative);
-                    if new.is_sound((self.radii[i], self.radii[j])) {
+                    if new.is_sound((self.dense[i].radius, self.dense[j].radius)) {
                         kept.order.push(KeptFrom::Computed);
                         kept.computed.push(new);
                     }
@@ -584,12 +738,12 @@ impl Collision {
     /// moves (or was disturbed), the sleeper goes to `wake` when it can be reached within the
     /// step.
     fn wake_sleeper(&self, i: usize, j: usize, contact: &Contact, wake: &mut Vec<BodyHandle>) {
-        if self.asleep[i] == self.asleep[j] {
+        if self.dense[i].asleep == self.dense[j].asleep {
             return;
         }
-        let (sleeper, mover) = if self.asleep[i] { (i, j) } else { (j, i) };
+        let (sleeper, mover) = if self.dense[i].asleep { (i, j) } else { (j, i) };
         let travel = if self.speculative {
-            self.reach[mover] - self.half_margin
+            self.dense[mover].reach - self.half_margin
         } else {
             0.0
         };

@@ -6,20 +6,32 @@ use crate::limits;
 use geom::{Real, UnitQuaternion, Vector3};
 use slotmap::SlotMap;
 
-/// Adds `gravity * dt` to every dynamic body's velocity.
-pub(crate) fn velocities(bodies: &mut SlotMap<BodyHandle, RigidBody>, gravity: Vector3, dt: Real) {
+/// Adds `gravity * dt` to the velocity of every dynamic body of `live` (the bodies that can
+/// move: nothing sleeps with these responses).
+pub(crate) fn velocities(
+    bodies: &mut SlotMap<BodyHandle, RigidBody>,
+    live: &[BodyHandle],
+    gravity: Vector3,
+    dt: Real,
+) {
     let dv = gravity * dt;
-    for body in bodies.values_mut() {
+    for &handle in live {
+        let body = &mut bodies[handle];
         if body.kind == BodyKind::Dynamic {
             body.linvel += dv;
         }
     }
 }
 
-/// Moves every non-static body by its velocities over `dt`. Speeds are held to the world's
-/// limits first, so that no state a step produces can overflow in the next.
-pub(crate) fn positions(bodies: &mut SlotMap<BodyHandle, RigidBody>, dt: Real) {
-    for body in bodies.values_mut() {
+/// Moves every non-static body of `live` by its velocities over `dt`. Speeds are held to the
+/// world's limits first, so that no state a step produces can overflow in the next.
+pub(crate) fn positions(
+    bodies: &mut SlotMap<BodyHandle, RigidBody>,
+    live: &[BodyHandle],
+    dt: Real,
+) {
+    for &handle in live {
+        let body = &mut bodies[handle];
         if body.kind == BodyKind::Static {
             continue;
         }

@@ -77,51 +77,52 @@ pub(crate) fn is_moving_kinematic(body: &RigidBody) -> bool {
         && (body.linvel != Vector3::zeros() || body.angvel != Vector3::zeros())
 }
 
-/// The dense index of `handle` among `handles` (sorted, as slot order is).
-fn index_of(handles: &[BodyHandle], handle: BodyHandle) -> Option<u32> {
-    handles.binary_search(&handle).ok().map(|i| i as u32)
-}
-
 /// Wakes the sleeping bodies in `seeds` and every sleeping body linked to them through
-/// `touching` (the world's touching pairs, sorted) or `joined` (its jointed pairs). Returns how
-/// many bodies woke.
+/// `touching` (the world's touching pairs, sorted) or `joined` (its jointed pairs), and lists
+/// them in `woken`. Returns how many bodies woke. Costs in proportion to the pairs, not the
+/// bodies: the union-find runs over the sleeping bodies the links and seeds name.
 pub(crate) fn wake_islands(
     bodies: &mut SlotMap<BodyHandle, RigidBody>,
     touching: &[(BodyHandle, BodyHandle)],
     joined: &[(BodyHandle, BodyHandle)],
     seeds: &[BodyHandle],
     islands: &mut Islands,
+    woken: &mut Vec<BodyHandle>,
 ) -> usize {
+    woken.clear();
     let asleep = |h: BodyHandle| bodies.get(h).is_some_and(|b| b.sleep.asleep);
     if !seeds.iter().any(|&h| asleep(h)) {
         return 0;
     }
-    let handles: Vec<BodyHandle> = bodies.keys().collect();
-    islands.reset(handles.len());
-    for &(a, b) in touching.iter().chain(joined) {
-        if asleep(a)
-            && asleep(b)
-            && let (Some(i), Some(j)) = (index_of(&handles, a), index_of(&handles, b))
-        {
-            islands.union(i, j);
-        }
+    let links = || {
+        touching
+            .iter()
+            .chain(joined)
+            .filter(|&&(a, b)| asleep(a) && asleep(b))
+    };
+    let mut nodes: Vec<BodyHandle> = links().flat_map(|&(a, b)| [a, b]).collect();
+    nodes.extend(seeds.iter().copied().filter(|&h| asleep(h)));
+    nodes.sort_unstable();
+    nodes.dedup();
+    let index = |h: BodyHandle| nodes.binary_search(&h).map_or(0, |i| i as u32);
+    islands.reset(nodes.len());
+    for &(a, b) in links() {
+        islands.union(index(a), index(b));
     }
     let mut woken_roots: Vec<u32> = seeds
         .iter()
         .filter(|&&h| asleep(h))
-        .filter_map(|&h| index_of(&handles, h))
-        .map(|i| islands.find(i))
+        .map(|&h| islands.find(index(h)))
         .collect();
     woken_roots.sort_unstable();
     woken_roots.dedup();
-    let mut woken = 0;
-    for (i, body) in bodies.values_mut().enumerate() {
-        if body.sleep.asleep && woken_roots.binary_search(&islands.find(i as u32)).is_ok() {
-            body.sleep.wake();
-            woken += 1;
+    for (i, &handle) in nodes.iter().enumerate() {
+        if woken_roots.binary_search(&islands.find(i as u32)).is_ok() {
+            bodies[handle].sleep.wake();
+            woken.push(handle);
         }
     }
-    woken
+    woken.len()
 }
 
 /// The sleeping bodies touching or jointed to a disturbed body (moved by a setter, just
@@ -145,20 +146,22 @@ pub(crate) fn disturbed_neighbours(
     }
 }
 
-/// After the solve: each awake dynamic body's rest timer, then the islands of this step's
-/// touching contacts (`pairs`, dense indices), and every island whose bodies have all rested
-/// for `config.time_to_sleep` falls asleep. A dynamic body touching a moving kinematic body
-/// keeps its island awake. Clears every body's `disturbed` flag.
+/// After the solve, over `handles` (the step's dense set, which holds every body that is awake
+/// or disturbed): each awake dynamic body's rest timer, then the islands of this step's
+/// touching contacts (`pairs`, indices into `handles`), and every island whose bodies have all
+/// rested for `config.time_to_sleep` falls asleep. A dynamic body touching a moving kinematic
+/// body keeps its island awake. Clears every `disturbed` flag.
 pub(crate) fn update(
     bodies: &mut SlotMap<BodyHandle, RigidBody>,
+    handles: &[BodyHandle],
     pairs: impl Iterator<Item = (u32, u32)>,
     config: &SleepConfig,
     dt: Real,
     islands: &mut Islands,
 ) {
     if !config.enabled {
-        for body in bodies.values_mut() {
-            body.sleep.disturbed = false;
+        for &handle in handles {
+            bodies[handle].sleep.disturbed = false;
         }
         return;
     }
@@ -168,7 +171,8 @@ pub(crate) fn update(
     sleepy.clear();
     moving_kinematic.clear();
     least.clear();
-    for body in bodies.values_mut() {
+    for &handle in handles {
+        let body = &mut bodies[handle];
         body.sleep.disturbed = false;
         let is_sleepy = body.kind == BodyKind::Dynamic && !body.sleep.asleep;
         if is_sleepy {
@@ -202,8 +206,9 @@ pub(crate) fn update(
         let root = islands.find(i as u32) as usize;
         least[root] = least[root].min(least[i]);
     }
-    for (i, body) in bodies.values_mut().enumerate() {
+    for (i, &handle) in handles.iter().enumerate() {
         if sleepy[i] && least[islands.find(i as u32) as usize] >= config.time_to_sleep {
+            let body = &mut bodies[handle];
             body.sleep.asleep = true;
             body.linvel = Vector3::zeros();
             body.angvel = Vector3::zeros();

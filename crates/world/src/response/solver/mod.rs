@@ -133,9 +133,6 @@ pub(crate) struct Solver {
     links: Vec<(u32, u32)>,
     /// Per slot of each group with joints, what they changed its velocities by.
     jointed: Vec<[Vector3; 2]>,
-    /// Whether some body sleeps this step (else no pair sleeps, and no entry of the contact
-    /// set is kept for one).
-    some_asleep: bool,
 }
 
 /// How many contact constraints the solver solves at a time, each in a SIMD lane of its own
@@ -193,7 +190,6 @@ impl Default for Solver {
             joint_places: Vec::new(),
             links: Vec::new(),
             jointed: Vec::new(),
-            some_asleep: false,
         }
     }
 }
@@ -204,38 +200,41 @@ impl Solver {
     /// impulses and is replaced by this step's. Sleeping bodies are held fixed; the impulses of
     /// pairs that sleep (untested this step) are kept as they were. Returns, through
     /// `touching`, whether each contact touched (overlapped, or was pushed apart by the
-    /// solver). `joints` are solved beside the contacts (`joint_indices`: their bodies' dense
-    /// indices, in handle order); their impulses and reactions are stored in them.
+    /// solver). `handles` is the step's dense set (the bodies of the contacts and joints, and
+    /// every awake body), whose indices `indices` are. The joints of `joint_list` (in handle
+    /// order) are solved beside the contacts (`joint_indices`: their bodies' dense indices);
+    /// their impulses and reactions are stored in them. Without `some_asleep`, no body sleeps.
     #[allow(clippy::too_many_arguments)]
     pub(crate) fn step(
         &mut self,
         bodies: &mut SlotMap<BodyHandle, RigidBody>,
+        handles: &[BodyHandle],
         joints: &mut SlotMap<JointHandle, Joint>,
+        joint_list: &[JointHandle],
         joint_indices: &[(u32, u32)],
         contacts: &[ContactPair],
         indices: &[(u32, u32)],
         cache: &mut Vec<CachedContact>,
         config: &WorldConfig,
         touching: &mut Vec<bool>,
+        some_asleep: bool,
     ) {
         std::mem::swap(cache, &mut self.previous_cache);
         self.moves.clear();
-        self.moves.extend(
-            bodies
-                .values()
-                .map(|body| !body.sleep.asleep && body.kind != BodyKind::Static),
-        );
+        self.moves.extend(handles.iter().map(|&handle| {
+            let body = &bodies[handle];
+            !body.sleep.asleep && body.kind != BodyKind::Static
+        }));
         if !self.moves.contains(&true) {
             // Nothing moves (a world at rest, asleep): no body to integrate, no constraint
             // (one needs a body that moves), so only the contact set is carried over.
             self.constraint_pairs.clear();
-            self.some_asleep = bodies.values().any(|body| body.sleep.asleep);
-            self.store_impulses(bodies, contacts, cache, touching);
+            self.store_impulses(bodies, contacts, cache, touching, some_asleep);
             return;
         }
-        self.gather(bodies, indices, joint_indices);
+        self.gather(bodies, handles, indices, joint_indices);
         let h = config.dt / config.solver.substeps.max(1) as Real;
-        self.place_joints(bodies, joints, joint_indices, h);
+        self.place_joints(bodies, joints, joint_list, joint_indices, h);
         match self.lanes_per_batch {
             SolverLanes::One => {
                 let mut batches = std::mem::take(&mut self.scalar);
@@ -253,9 +252,10 @@ impl Solver {
                 self.eight = batches;
             }
         }
-        self.store_impulses(bodies, contacts, cache, touching);
-        for (joint, &place) in joints.values_mut().zip(&self.joint_places) {
+        self.store_impulses(bodies, contacts, cache, touching, some_asleep);
+        for (&handle, &place) in joint_list.iter().zip(&self.joint_places) {
             if place != NONE {
+                let joint = &mut joints[handle];
                 let constraint = &self.joints[place as usize];
                 // Held within what a snapshot accepts, so that every world a step makes
                 // restores (a hostile one's huge masses can push them past it).
@@ -263,9 +263,9 @@ impl Solver {
                 [joint.force, joint.torque] = constraint.reaction.map(|v| v.map(joint::bounded));
             }
         }
-        for (body, &slot) in bodies.values_mut().zip(&self.slots) {
+        for (&handle, &slot) in handles.iter().zip(&self.slots) {
             if slot != 0 {
-                body::finish(body, &self.states[slot as usize]);
+                body::finish(&mut bodies[handle], &self.states[slot as usize]);
             }
         }
     }

@@ -23,6 +23,7 @@ impl Solver {
     pub(super) fn gather(
         &mut self,
         bodies: &SlotMap<BodyHandle, RigidBody>,
+        handles: &[BodyHandle],
         indices: &[(u32, u32)],
         joint_indices: &[(u32, u32)],
     ) {
@@ -56,10 +57,9 @@ impl Solver {
             self.slot_groups[slots.start as usize..slots.end as usize].fill(group as u32);
         }
         self.surfaces.clear();
-        self.some_asleep = false;
-        for (body, &slot) in bodies.values().zip(&self.slots) {
+        for (&handle, &slot) in handles.iter().zip(&self.slots) {
+            let body = &bodies[handle];
             self.surfaces.push(contact::Surface::of(body));
-            self.some_asleep |= body.sleep.asleep;
             if slot == 0 {
                 continue;
             }
@@ -80,6 +80,7 @@ impl Solver {
         &mut self,
         bodies: &SlotMap<BodyHandle, RigidBody>,
         joints: &SlotMap<JointHandle, Joint>,
+        joint_list: &[JointHandle],
         joint_indices: &[(u32, u32)],
         h: Real,
     ) {
@@ -87,7 +88,7 @@ impl Solver {
         self.joint_places.clear();
         self.joint_groups.clear();
         self.joint_groups.resize(self.groups.len(), 0..0);
-        if joints.is_empty() {
+        if joint_list.is_empty() {
             return;
         }
         // Per joint, its group (NONE: not solved), then each group's count.
@@ -119,7 +120,7 @@ impl Solver {
                 next[group] += 1;
             }
         }
-        let list: Vec<&Joint> = joints.values().collect();
+        let list: Vec<&Joint> = joint_list.iter().map(|&handle| &joints[handle]).collect();
         for (group, range) in self.joint_groups.iter().enumerate() {
             let first = self.groups[group].start;
             for &index in &order[range.clone()] {

@@ -12,13 +12,14 @@ use slotmap::SlotMap;
 impl Solver {
     /// The new persistent contact set, in pair order (pairs that carried no impulse have
     /// nothing to warm start and are left out; pairs that sleep keep theirs, moved from last
-    /// step's set), and which contacts touched.
+    /// step's set), and which contacts touched. Without `some_asleep` no pair sleeps.
     pub(super) fn store_impulses(
         &mut self,
         bodies: &SlotMap<BodyHandle, RigidBody>,
         contacts: &[ContactPair],
         cache: &mut Vec<CachedContact>,
         touching: &mut Vec<bool>,
+        some_asleep: bool,
     ) {
         cache.clear();
         touching.clear();
@@ -32,7 +33,7 @@ impl Solver {
             _ => false,
         };
         let mut previous = std::mem::take(&mut self.previous_cache);
-        if self.some_asleep {
+        if some_asleep {
             previous.retain(|e| sleeping_pair(e.a, e.b));
         } else {
             previous.clear();

@@ -1,0 +1,432 @@
+//! The boxes of bodies that do not move (static bodies, sleeping ones): kept between steps in a
+//! few bounding volume hierarchies, so that a step costs nothing for them but the queries of
+//! the bodies that move.
+//!
+//! Each hierarchy is built once, top down (the items split at the median of their centres
+//! along the longest axis of those centres, ties broken by id, up to [`LEAF`] items a leaf),
+//! and never changed but for removals, which only mark an item dead. Boxes come and go in
+//! batches (a level loaded, a pile falling asleep, a body woken), so the set is kept as
+//! Bentley and Saxe's logarithmic method keeps a static structure dynamic: new boxes wait in a
+//! short list until [`RestingTree::settle`], which builds them into a hierarchy of their own;
+//! two neighbouring hierarchies are merged (rebuilt as one) while the older holds at most twice
+//! as many live boxes as the newer, so there are O(log n) of them, largest first, and a box is
+//! rebuilt O(log n) times over its life; a hierarchy more than half dead is rebuilt from its
+//! live boxes. A query visits each hierarchy and the short list.
+//!
+//! Ids are small integers chosen by the caller (a body's slot), each present at most once.
+//! Boxes with a NaN, infinite or inverted corner are kept apart and compared with every query,
+//! as the row sweep compares them with every box. A query reports exactly the boxes that
+//! [`Aabb::intersects`] its box, whatever that box is: which ids it reports depends only on
+//! the boxes present, never on how they were inserted; the order of the reports does, so
+//! callers sort what they collect.
+
+use geom::{Aabb, Point3, Real};
+
+/// Items per leaf at most.
+const LEAF: usize = 4;
+/// New boxes beyond this many are built into a hierarchy at [`RestingTree::settle`]; fewer
+/// wait in the short list.
+const WAITING: usize = 8;
+/// An id no item has: a dead item's.
+const DEAD: u32 = u32::MAX;
+/// Nodes a query keeps to visit at most: a hierarchy of median splits over fewer than 2^32
+/// items is at most 32 levels deep, and a query keeps at most one node per level waiting.
+const STACK: usize = 64;
+
+/// One box in a hierarchy.
+#[derive(Debug, Clone, Copy)]
+struct Item {
+    aabb: Aabb,
+    id: u32,
+}
+
+/// A node: a leaf holds `items[start..start + count]`; an inner node (`count == 0`) has its
+/// children at `start` and `start + 1`.
+#[derive(Debug, Clone, Copy)]
+struct Node {
+    aabb: Aabb,
+    start: u32,
+    count: u32,
+}
+
+/// One hierarchy and its items, in leaf order.
+#[derive(Debug, Clone, Default)]
+struct Level {
+    nodes: Vec<Node>,
+    items: Vec<Item>,
+    dead: usize,
+    /// Built or moved since the places of its items were last written.
+    moved: bool,
+}
+
+impl Level {
+    fn live(&self) -> usize {
+        self.items.len() - self.dead
+    }
+
+    /// A hierarchy over `items` (all finite).
+    fn build(mut items: Vec<Item>) -> Self {
+        let mut nodes = Vec::with_capacity(2 * items.len().div_ceil(LEAF));
+        if !items.is_empty() {
+            nodes.push(Node {
+                aabb: items[0].aabb,
+                start: 0,
+                count: 0,
+            });
+        }
+        let mut stack = vec![(0usize, 0usize, items.len())];
+        while let Some((node, start, end)) = stack.pop() {
+            let slice = &mut items[start..end];
+            let aabb = slice
+                .iter()
+                .skip(1)
+                .fold(slice[0].aabb, |b, item| b.merged(&item.aabb));
+            if slice.len() <= LEAF {
+                nodes[node] = Node {
+                    aabb,
+                    start: start as u32,
+                    count: slice.len() as u32,
+                };
+                continue;
+            }
+            let centre = |item: &Item, axis: usize| item.aabb.mins[axis] + item.aabb.maxs[axis];
+            let (mut low, mut high) = ([Real::INFINITY; 3], [Real::NEG_INFINITY; 3]);
+            for item in slice.iter() {
+                for axis in 0..3 {
+                    low[axis] = low[axis].min(centre(item, axis));
+                    high[axis] = high[axis].max(centre(item, axis));
+                }
+            }
+            let spread = |axis: usize| high[axis] - low[axis];
+            let axis = (0..3)
+                .reduce(|a, b| if spread(b) > spread(a) { b } else { a })
+                .unwrap_or(0);
+            let mid = slice.len() / 2;
+            slice.select_nth_unstable_by(mid, |a, b| {
+                centre(a, axis)
+                    .total_cmp(&centre(b, axis))
+                    .then(a.id.cmp(&b.id))
+            });
+            let left = nodes.len();
+            nodes.push(nodes[node]);
+            nodes.push(nodes[node]);
+            nodes[node] = Node {
+                aabb,
+                start: left as u32,
+                count: 0,
+            };
+            stack.push((left, start, start + mid));
+            stack.push((left + 1, start + mid, end));
+        }
+        Self {
+            nodes,
+            items,
+            dead: 0,
+            moved: true,
+        }
+    }
+
+    /// Calls `found` with the id of every live item whose box meets `aabb`.
+    #[inline]
+    fn query(&self, aabb: &Aabb, found: &mut impl FnMut(u32)) {
+        if self.nodes.is_empty() {
+            return;
+        }
+        let mut stack = [0u32; STACK];
+        let mut top = 1;
+        while top > 0 {
+            top -= 1;
+            let node = &self.nodes[stack[top] as usize];
+            if !node.aabb.intersects(aabb) {
+                continue;
+            }
+            let start = node.start as usize;
+            if node.count == 0 {
+                stack[top] = node.start;
+                stack[top + 1] = node.start + 1;
+                top += 2;
+            } else {
+                for item in &self.items[start..start + node.count as usize] {
+                    if item.id != DEAD && item.aabb.intersects(aabb) {
+                        found(item.id);
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Where an id's box is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Place {
+    Absent,
+    /// In the short list, at this index.
+    Waiting(u32),
+    /// In hierarchy `level`, at this index of its items.
+    Level(u32, u32),
+    /// Among the boxes reported to every query.
+    Odd,
+}
+
+/// The set of resting boxes; see the module documentation.
+#[derive(Debug, Clone, Default)]
+pub struct RestingTree {
+    levels: Vec<Level>,
+    waiting: Vec<Item>,
+    odd: Vec<Item>,
+    places: Vec<Place>,
+    len: usize,
+}
+
+/// Whether `aabb`'s corners are finite and in order.
+fn is_sound(aabb: &Aabb) -> bool {
+    let finite = |p: &Point3| p.iter().all(|x| x.is_finite());
+    finite(&aabb.mins) && finite(&aabb.maxs) && (0..3).all(|k| aabb.mins[k] <= aabb.maxs[k])
+}
+
+impl RestingTree {
+    /// An empty set.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// How many boxes it holds.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether it holds none.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// How many hierarchies it keeps (for tests and measurements).
+    pub fn level_count(&self) -> usize {
+        self.levels.len()
+    }
+
+    /// Whether `id` is in the set.
+    pub fn contains(&self, id: u32) -> bool {
+        self.places
+            .get(id as usize)
+            .is_some_and(|&p| p != Place::Absent)
+    }
+
+    /// Empties the set.
+    pub fn clear(&mut self) {
+        self.levels.clear();
+        self.waiting.clear();
+        self.odd.clear();
+        self.places.clear();
+        self.len = 0;
+    }
+
+    /// Adds `id` with its box, replacing its box if it is already in.
+    pub fn insert(&mut self, id: u32, aabb: Aabb) {
+        assert!(id != DEAD, "id {DEAD} is reserved");
+        self.remove(id);
+        let k = id as usize;
+        if self.places.len() <= k {
+            self.places.resize(k + 1, Place::Absent);
+        }
+        if is_sound(&aabb) {
+            self.places[k] = Place::Waiting(self.waiting.len() as u32);
+            self.waiting.push(Item { aabb, id });
+        } else {
+            self.places[k] = Place::Odd;
+            self.odd.push(Item { aabb, id });
+        }
+        self.len += 1;
+    }
+
+    /// Takes `id` out; whether it was in.
+    pub fn remove(&mut self, id: u32) -> bool {
+        let Some(&place) = self.places.get(id as usize) else {
+            return false;
+        };
+        match place {
+            Place::Absent => return false,
+            Place::Waiting(at) => {
+                self.waiting.swap_remove(at as usize);
+                if let Some(moved) = self.waiting.get(at as usize) {
+                    self.places[moved.id as usize] = Place::Waiting(at);
+                }
+            }
+            Place::Level(level, at) => {
+                let level = &mut self.levels[level as usize];
+                level.items[at as usize].id = DEAD;
+                level.dead += 1;
+            }
+            Place::Odd => self.odd.retain(|other| other.id != id),
+        }
+        self.places[id as usize] = Place::Absent;
+        self.len -= 1;
+        true
+    }
+
+    /// Builds the waiting boxes into a hierarchy when there are more than a few, rebuilds
+    /// hierarchies more than half dead, and merges neighbours of similar sizes (see the module
+    /// documentation). Queries are right whether or not it was called; they are faster after.
+    pub fn settle(&mut self) {
+        if self.waiting.len() > WAITING {
+            let items = std::mem::take(&mut self.waiting);
+            self.levels.push(Level::build(items));
+        }
+        if let Some(empty) = self.levels.iter().position(|level| level.live() == 0) {
+            // The levels after the first empty one move down.
+            for level in &mut self.levels[empty..] {
+                level.moved = true;
+            }
+            self.levels.retain(|level| level.live() > 0);
+        }
+        for level in &mut self.levels {
+            if level.dead > level.live() {
+                *level = Level::build(live_items(level));
+            }
+        }
+        while let [.., older, newer] = self.levels.as_slice()
+            && older.live() <= 2 * newer.live()
+        {
+            let newer = self.levels.pop().expect("two levels");
+            let older = self.levels.pop().expect("two levels");
+            let mut items = live_items(&older);
+            items.extend(live_items(&newer));
+            self.levels.push(Level::build(items));
+        }
+        // The places of the items of levels built or moved are written again (as costly as
+        // the builds were); the others' stand.
+        for (l, level) in self.levels.iter_mut().enumerate() {
+            if level.moved {
+                level.moved = false;
+                for (at, item) in level.items.iter().enumerate() {
+                    if item.id != DEAD {
+                        self.places[item.id as usize] = Place::Level(l as u32, at as u32);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Calls `found` with the id of every box that meets `aabb` ([`Aabb::intersects`]), each
+    /// once, in no particular order.
+    pub fn query(&self, aabb: &Aabb, mut found: impl FnMut(u32)) {
+        for level in &self.levels {
+            level.query(aabb, &mut found);
+        }
+        for item in self.waiting.iter().chain(&self.odd) {
+            if item.aabb.intersects(aabb) {
+                found(item.id);
+            }
+        }
+    }
+}
+
+/// A level's live items.
+fn live_items(level: &Level) -> Vec<Item> {
+    level
+        .items
+        .iter()
+        .filter(|item| item.id != DEAD)
+        .copied()
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use geom::Vector3;
+
+    /// A deterministic generator (SplitMix64).
+    struct Mix(u64);
+
+    impl Mix {
+        fn unit(&mut self) -> Real {
+            self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+            let mut z = self.0;
+            z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+            ((z ^ (z >> 31)) >> 40) as Real / (1u64 << 24) as Real
+        }
+
+        fn aabb(&mut self) -> Aabb {
+            let c = Point3::new(self.unit(), self.unit(), self.unit()) * 100.0;
+            let h = Vector3::new(self.unit(), self.unit(), self.unit()) * 3.0;
+            Aabb::new(c - h, c + h)
+        }
+    }
+
+    fn found(tree: &RestingTree, aabb: &Aabb) -> Vec<u32> {
+        let mut ids = Vec::new();
+        tree.query(aabb, |id| ids.push(id));
+        ids.sort_unstable();
+        ids
+    }
+
+    fn brute(boxes: &[Option<Aabb>], aabb: &Aabb) -> Vec<u32> {
+        (0..boxes.len() as u32)
+            .filter(|&k| boxes[k as usize].is_some_and(|b| b.intersects(aabb)))
+            .collect()
+    }
+
+    #[test]
+    fn queries_equal_a_scan_through_inserts_removals_and_settles() {
+        let mut rng = Mix(7);
+        let mut tree = RestingTree::new();
+        let mut boxes: Vec<Option<Aabb>> = vec![None; 3000];
+        for round in 0..60 {
+            // A batch in, a batch out, sometimes a box made odd, then queries.
+            for _ in 0..(rng.unit() * 200.0) as usize {
+                let k = (rng.unit() * 3000.0) as usize;
+                let mut aabb = rng.aabb();
+                if rng.unit() < 0.01 {
+                    aabb.maxs.x = Real::NAN;
+                } else if rng.unit() < 0.01 {
+                    aabb.maxs.y = Real::INFINITY;
+                } else if rng.unit() < 0.01 {
+                    (aabb.mins, aabb.maxs) = (aabb.maxs, aabb.mins);
+                }
+                tree.insert(k as u32, aabb);
+                boxes[k] = Some(aabb);
+            }
+            for _ in 0..(rng.unit() * 120.0) as usize {
+                let k = (rng.unit() * 3000.0) as usize;
+                assert_eq!(tree.remove(k as u32), boxes[k].is_some());
+                boxes[k] = None;
+            }
+            if round % 3 != 2 {
+                tree.settle();
+            }
+            assert_eq!(tree.len(), boxes.iter().flatten().count());
+            for n in 0..50 {
+                let mut q = rng.aabb();
+                match n {
+                    0 => q.mins.z = Real::NEG_INFINITY,
+                    1 => (q.mins, q.maxs) = (q.maxs, q.mins),
+                    2 => q.mins.x = Real::NAN,
+                    _ => {}
+                }
+                assert_eq!(found(&tree, &q), brute(&boxes, &q));
+            }
+        }
+        assert!(tree.level_count() <= 12, "{} levels", tree.level_count());
+        for k in 0..3000u32 {
+            assert_eq!(tree.contains(k), boxes[k as usize].is_some());
+        }
+    }
+
+    #[test]
+    fn a_large_batch_is_one_hierarchy_and_identical_boxes_are_all_found() {
+        let mut tree = RestingTree::new();
+        let same = Aabb::new(Point3::origin(), Point3::new(1.0, 1.0, 1.0));
+        for k in 0..1000 {
+            tree.insert(k, same);
+        }
+        tree.settle();
+        assert_eq!(tree.level_count(), 1);
+        assert_eq!(found(&tree, &same).len(), 1000);
+        let far = same.translated(&Vector3::new(5.0, 0.0, 0.0));
+        assert!(found(&tree, &far).is_empty());
+        tree.clear();
+        assert!(tree.is_empty() && found(&tree, &same).is_empty());
+    }
+}

@@ -1,0 +1,251 @@
+//! Which bodies a step visits. A body *rests* when it is static or asleep and was not disturbed
+//! (inserted, moved or woken) since the last step: nothing about it changes in a step, so no
+//! pass of the step visits it, and its box waits in a [`RestingTree`] for the bodies that move
+//! to find it. Every other body (awake dynamic, kinematic, disturbed) is *live*: listed in
+//! handle order, and visited by every stage.
+//!
+//! The world tells the set about every body whose state may have changed outside the step
+//! ([`Active::note`]: inserted, removed, handed out by `body_mut`, woken) and about the bodies
+//! a step wakes ([`Active::woke`]); [`Active::sync`] brings the set up to date before a step
+//! and [`Active::settle`] after it, when bodies fell asleep and disturbed ones calmed. Both cost
+//! in proportion to what changed, never to the number of bodies. The set is derived state:
+//! never saved, rebuilt from the bodies after a restore.
+
+use crate::body::{BodyHandle, BodyKind, RigidBody};
+use collide::broad::RestingTree;
+use collide::staged::Posed;
+use geom::{Aabb, Real};
+use slotmap::{Key, SlotMap};
+
+/// A body's slot: the index half of its handle, the id its box has in the tree.
+#[inline]
+pub(crate) fn slot_of(handle: BodyHandle) -> u32 {
+    handle.data().as_ffi() as u32
+}
+
+/// Whether `body` rests (see the module documentation).
+#[inline]
+pub(crate) fn rests(body: &RigidBody) -> bool {
+    (body.kind == BodyKind::Static || body.sleep.asleep) && !body.sleep.disturbed
+}
+
+/// A resting body's box as the collision stage computes it for a body that does not move: its
+/// collider's world AABB grown by `grow` (half the speculative margin) all round. (A static
+/// body moves with no velocity; a sleeping one has none: a snapshot with a sleeping body
+/// that moves is refused.)
+#[inline]
+pub(crate) fn resting_box(body: &RigidBody, grow: Real) -> Aabb {
+    let pose = body.collider.world_pose(&body.pose);
+    Posed::new(&body.collider.shape, &pose).aabb.loosened(grow)
+}
+
+/// The live bodies and the resting ones' boxes; see the module documentation.
+#[derive(Debug, Clone)]
+pub(crate) struct Active {
+    /// The live bodies, in handle order.
+    live: Vec<BodyHandle>,
+    /// Bodies whose state may have changed since the set was last brought up to date.
+    pending: Vec<BodyHandle>,
+    /// The resting bodies' boxes, by slot, and each slot's handle.
+    resting: RestingTree,
+    handles: Vec<BodyHandle>,
+    /// Per slot, whether its resting body sleeps (is not static), and how many do.
+    sleeper: Vec<bool>,
+    sleepers: usize,
+    /// How much the resting boxes were grown by; they are made again when that changes.
+    grown_by: Real,
+    /// Whether the set must be made again from every body (a new or restored world).
+    stale: bool,
+    /// A buffer.
+    scratch: Vec<BodyHandle>,
+}
+
+impl Default for Active {
+    fn default() -> Self {
+        Self {
+            live: Vec::new(),
+            pending: Vec::new(),
+            resting: RestingTree::new(),
+            handles: Vec::new(),
+            sleeper: Vec::new(),
+            sleepers: 0,
+            grown_by: 0.0,
+            stale: true,
+            scratch: Vec::new(),
+        }
+    }
+}
+
+impl Active {
+    /// The live bodies, in handle order (up to date after [`Active::sync`]).
+    pub(crate) fn live(&self) -> &[BodyHandle] {
+        &self.live
+    }
+
+    /// The resting bodies' boxes, by slot.
+    pub(crate) fn resting(&self) -> &RestingTree {
+        &self.resting
+    }
+
+    /// Whether some body sleeps (up to date after [`Active::sync`] and [`Active::woke`]; a body
+    /// that falls asleep in a step counts from [`Active::settle`] on).
+    pub(crate) fn some_asleep(&self) -> bool {
+        self.sleepers > 0
+    }
+
+    /// The handle of the resting body in `slot`.
+    pub(crate) fn handle_of(&self, slot: u32) -> BodyHandle {
+        self.handles[slot as usize]
+    }
+
+    /// Whether some body was noted since the last sync (every body disturbed since the last
+    /// step was).
+    pub(crate) fn has_pending(&self) -> bool {
+        !self.pending.is_empty() || self.stale
+    }
+
+    /// `handle`'s state may have changed (inserted, removed, changed by a setter, woken).
+    pub(crate) fn note(&mut self, handle: BodyHandle) {
+        self.pending.push(handle);
+    }
+
+    /// Brings the set up to date with `bodies` before a step whose resting boxes grow by
+    /// `grow`.
+    pub(crate) fn sync(&mut self, bodies: &SlotMap<BodyHandle, RigidBody>, grow: Real) {
+        if self.stale || grow != self.grown_by {
+            self.rebuild(bodies, grow);
+            return;
+        }
+        if self.pending.is_empty() {
+            return;
+        }
+        let mut pending = std::mem::take(&mut self.pending);
+        pending.sort_unstable();
+        pending.dedup();
+        let mut joining = std::mem::take(&mut self.scratch);
+        joining.clear();
+        for &handle in &pending {
+            self.unrest(handle);
+            match bodies.get(handle) {
+                Some(body) if rests(body) => self.rest(handle, body),
+                Some(_) => joining.push(handle),
+                None => {}
+            }
+        }
+        // The live list loses what was removed or now rests and gains what joined.
+        self.live.retain(|&h| {
+            pending.binary_search(&h).is_err() || bodies.get(h).is_some_and(|b| !rests(b))
+        });
+        merge_into(&mut self.live, &joining);
+        pending.clear();
+        self.pending = pending;
+        self.scratch = joining;
+        self.resting.settle();
+    }
+
+    /// The bodies of `woken` (sleeping until now, awake now) leave the tree and join the live
+    /// list.
+    pub(crate) fn woke(&mut self, woken: &[BodyHandle]) {
+        if woken.is_empty() {
+            return;
+        }
+        let mut joining = std::mem::take(&mut self.scratch);
+        joining.clear();
+        joining.extend_from_slice(woken);
+        joining.sort_unstable();
+        joining.dedup();
+        for &handle in &joining {
+            self.unrest(handle);
+        }
+        merge_into(&mut self.live, &joining);
+        self.scratch = joining;
+    }
+
+    /// After a step: the live bodies that now rest (fell asleep, or static and no longer
+    /// disturbed) go to the tree.
+    pub(crate) fn settle(&mut self, bodies: &SlotMap<BodyHandle, RigidBody>) {
+        if self.stale {
+            return;
+        }
+        let mut live = std::mem::take(&mut self.live);
+        live.retain(|&handle| match bodies.get(handle) {
+            Some(body) if rests(body) => {
+                self.rest(handle, body);
+                false
+            }
+            Some(_) => true,
+            None => false,
+        });
+        self.live = live;
+        self.resting.settle();
+    }
+
+    /// The set made again from every body.
+    fn rebuild(&mut self, bodies: &SlotMap<BodyHandle, RigidBody>, grow: Real) {
+        self.resting.clear();
+        self.sleeper.clear();
+        self.sleepers = 0;
+        self.live.clear();
+        self.pending.clear();
+        self.grown_by = grow;
+        self.stale = false;
+        for (handle, body) in bodies {
+            if rests(body) {
+                self.rest(handle, body);
+            } else {
+                self.live.push(handle);
+            }
+        }
+        self.resting.settle();
+    }
+
+    /// `body` goes to the tree.
+    fn rest(&mut self, handle: BodyHandle, body: &RigidBody) {
+        let slot = slot_of(handle);
+        if self.handles.len() <= slot as usize {
+            self.handles.resize(slot as usize + 1, BodyHandle::null());
+        }
+        self.handles[slot as usize] = handle;
+        self.resting.insert(slot, resting_box(body, self.grown_by));
+        if body.kind != BodyKind::Static {
+            if self.sleeper.len() <= slot as usize {
+                self.sleeper.resize(slot as usize + 1, false);
+            }
+            self.sleeper[slot as usize] = true;
+            self.sleepers += 1;
+        }
+    }
+
+    /// The body in `handle`'s slot leaves the tree, if it was there.
+    fn unrest(&mut self, handle: BodyHandle) {
+        let slot = slot_of(handle);
+        if self.resting.remove(slot) && self.sleeper.get(slot as usize) == Some(&true) {
+            self.sleeper[slot as usize] = false;
+            self.sleepers -= 1;
+        }
+    }
+}
+
+/// Merges the sorted `more` into the sorted `list` (no handle in both).
+fn merge_into(list: &mut Vec<BodyHandle>, more: &[BodyHandle]) {
+    if more.is_empty() {
+        return;
+    }
+    if list.last().is_none_or(|last| *last < more[0]) {
+        list.extend_from_slice(more);
+        return;
+    }
+    let old = std::mem::take(list);
+    list.reserve(old.len() + more.len());
+    let mut more = more.iter().copied().peekable();
+    for h in old {
+        while let Some(m) = more.next_if(|&m| m < h) {
+            list.push(m);
+        }
+        if more.peek() == Some(&h) {
+            more.next();
+        }
+        list.push(h);
+    }
+    list.extend(more);
+}
