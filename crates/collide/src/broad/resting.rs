@@ -126,10 +126,15 @@ impl Level {
         }
     }
 
-    /// Calls `found` with the id of every live item whose box meets `aabb`.
+    /// Calls `found` with the id of every live item whose box meets `aabb`. A node's children
+    /// are tested before they are kept to visit, so that only nodes that meet the box are
+    /// visited.
     #[inline]
     fn query(&self, aabb: &Aabb, found: &mut impl FnMut(u32)) {
-        if self.nodes.is_empty() {
+        let Some(root) = self.nodes.first() else {
+            return;
+        };
+        if !root.aabb.intersects(aabb) {
             return;
         }
         let mut stack = [0u32; STACK];
@@ -137,14 +142,14 @@ impl Level {
         while top > 0 {
             top -= 1;
             let node = &self.nodes[stack[top] as usize];
-            if !node.aabb.intersects(aabb) {
-                continue;
-            }
             let start = node.start as usize;
             if node.count == 0 {
-                stack[top] = node.start;
-                stack[top + 1] = node.start + 1;
-                top += 2;
+                for child in [node.start, node.start + 1] {
+                    if self.nodes[child as usize].aabb.intersects(aabb) {
+                        stack[top] = child;
+                        top += 1;
+                    }
+                }
             } else {
                 for item in &self.items[start..start + node.count as usize] {
                     if item.id != DEAD && item.aabb.intersects(aabb) {
@@ -307,6 +312,20 @@ impl RestingTree {
         }
     }
 
+    /// Calls `each` with the id of every box in the set, in no particular order.
+    pub fn for_each_id(&self, mut each: impl FnMut(u32)) {
+        for level in &self.levels {
+            for item in &level.items {
+                if item.id != DEAD {
+                    each(item.id);
+                }
+            }
+        }
+        for item in self.waiting.iter().chain(&self.odd) {
+            each(item.id);
+        }
+    }
+
     /// Calls `found` with the id of every box that meets `aabb` ([`Aabb::intersects`]), each
     /// once, in no particular order.
     pub fn query(&self, aabb: &Aabb, mut found: impl FnMut(u32)) {
@@ -412,6 +431,11 @@ mod tests {
         for k in 0..3000u32 {
             assert_eq!(tree.contains(k), boxes[k as usize].is_some());
         }
+        let mut ids = Vec::new();
+        tree.for_each_id(|id| ids.push(id));
+        ids.sort_unstable();
+        let present: Vec<u32> = (0..3000).filter(|&k| boxes[k as usize].is_some()).collect();
+        assert_eq!(ids, present);
     }
 
     #[test]

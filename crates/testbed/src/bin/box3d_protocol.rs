@@ -106,6 +106,6 @@ fn main() {
             });
             best = best.min(ms);
         }
-        println!("{},{threads},{best:.0}", scene.name);
+        println!("{},{threads},{best:.1}", scene.name);
     }
 }

@@ -75,7 +75,9 @@ fn merge_sorted(pairs: &mut Vec<(u32, u32)>, more: &[(u32, u32)], scratch: &mut 
     std::mem::swap(pairs, scratch);
 }
 
-/// One body's entry in a step's dense set (see [`Collision`]).
+/// One body's entry in a step's dense set (see [`Collision`]), kept in four columns: what
+/// the narrow phase reads of every pair (its volumes, its motion), what the broad phase's
+/// filter reads (its flags), and the rest.
 #[derive(Debug, Clone, Copy)]
 struct Entry {
     handle: BodyHandle,
@@ -83,12 +85,42 @@ struct Entry {
     radius: Real,
     aabb: Aabb,
     reach: Real,
+}
+
+/// How a body of the dense set moves this step (see [`Collision::pair_margin`]).
+#[derive(Debug, Clone, Copy)]
+struct Motion {
     velocity: Vector3,
     spin: Real,
+}
+
+/// What a body of the dense set is this step (see [`Collision::tested`]).
+#[derive(Debug, Clone, Copy)]
+struct Flags {
     asleep: bool,
     moving: bool,
     resting_kinematic: bool,
     disturbed: bool,
+}
+
+impl Flags {
+    /// Whether a pair of bodies so flagged is tested (see [`Collision::tested`]).
+    #[inline]
+    fn tested(a: &Self, b: &Self) -> bool {
+        let awake_or_disturbed = |k: &Self, other: &Self| {
+            (k.resting_kinematic && !other.asleep) || (k.disturbed && other.asleep)
+        };
+        a.moving || b.moving || awake_or_disturbed(a, b) || awake_or_disturbed(b, a)
+    }
+}
+
+/// A body's entry in its four columns.
+#[derive(Debug, Clone, Copy)]
+struct Made {
+    entry: Entry,
+    posed: Posed,
+    motion: Motion,
+    flags: Flags,
 }
 
 impl Entry {
@@ -98,11 +130,7 @@ impl Entry {
     /// two AABBs meet whenever the bodies could within the step at their velocities; two
     /// bodies flying apart are not paired.
     #[inline]
-    fn of(
-        handle: BodyHandle,
-        body: &RigidBody,
-        speculative: Option<(Real, Real)>,
-    ) -> (Self, Posed) {
+    fn of(handle: BodyHandle, body: &RigidBody, speculative: Option<(Real, Real)>) -> Made {
         let pose = body.collider.world_pose(&body.pose);
         let posed = Posed::new(&body.collider.shape, &pose);
         let (velocity, spin) = if body.kind == BodyKind::Static {
@@ -119,28 +147,35 @@ impl Entry {
             }
         };
         let moving = is_awake_movable(body);
-        let entry = Self {
-            handle,
-            pose,
-            radius: body.collider.shape.bounding_radius(),
-            aabb,
-            reach,
-            velocity,
-            spin,
-            asleep: body.sleep.asleep,
-            moving,
-            resting_kinematic: body.kind == BodyKind::Kinematic && !moving,
-            disturbed: body.sleep.disturbed,
-        };
-        (entry, posed)
+        Made {
+            entry: Self {
+                handle,
+                pose,
+                radius: body.collider.shape.bounding_radius(),
+                aabb,
+                reach,
+            },
+            posed,
+            motion: Motion { velocity, spin },
+            flags: Flags {
+                asleep: body.sleep.asleep,
+                moving,
+                resting_kinematic: body.kind == BodyKind::Kinematic && !moving,
+                disturbed: body.sleep.disturbed,
+            },
+        }
     }
+}
 
+impl Made {
     /// The entry of a body woken in this step as it was before it woke: asleep, still.
     fn as_sleeper(mut self) -> Self {
-        self.asleep = true;
-        self.moving = false;
-        self.resting_kinematic = false;
-        self.disturbed = false;
+        self.flags = Flags {
+            asleep: true,
+            moving: false,
+            resting_kinematic: false,
+            disturbed: false,
+        };
         self
     }
 }
@@ -157,10 +192,11 @@ impl Entry {
 pub(crate) struct Collision {
     broad: RowSweep,
     pub(crate) handles: Vec<BodyHandle>,
-    /// Per body of the dense set, its entry and its volumes (apart: the narrow phase reads
-    /// them most).
+    /// Per body of the dense set, its entry in four columns (see [`Entry`]).
     dense: Vec<Entry>,
     posed: Vec<Posed>,
+    motion: Vec<Motion>,
+    flags: Vec<Flags>,
     /// Overlapping pairs of dense indices.
     pairs: Vec<(u32, u32)>,
     /// Pairs never tested (jointed bodies that do not collide), indices as above, sorted.
@@ -178,7 +214,7 @@ pub(crate) struct Collision {
     met: Vec<(u32, BodyHandle)>,
     extra_pairs: Vec<(u32, u32)>,
     pair_scratch: Vec<(u32, u32)>,
-    partner_entries: Vec<(Entry, Posed)>,
+    partner_entries: Vec<Made>,
     renumbered: Vec<u32>,
     /// Per body, whether it woke after the narrow phase (see [`Self::test_woken`]).
     woken: Vec<bool>,
@@ -229,6 +265,8 @@ impl Collision {
         self.make_dense(bodies, active, joined, speculative);
         self.index_skipped(skipped);
         self.broad_phase();
+        #[cfg(debug_assertions)]
+        self.check_pairs(bodies, speculative, skipped);
         contacts.clear();
         self.contact_indices.clear();
         self.stage_counts = StageCounts::default();
@@ -262,7 +300,7 @@ impl Collision {
     /// Whether a body of the dense set sleeps (a sleeping body the last run met, or one
     /// disturbed without waking, as a hostile snapshot can hold).
     pub(crate) fn some_asleep(&self) -> bool {
-        self.dense.iter().any(|e| e.asleep)
+        self.flags.iter().any(|f| f.asleep)
     }
 
     /// The dense indices of the pairs of `skipped` whose bodies are both in the dense set.
@@ -291,12 +329,14 @@ impl Collision {
         joined: &[(BodyHandle, BodyHandle)],
         speculative: Option<(Real, Real)>,
     ) {
-        self.dense.clear();
-        self.posed.clear();
+        let resting = active.resting();
+        if resting.len() <= active.live().len() {
+            self.sweep_all(bodies, active, speculative);
+            return;
+        }
+        self.clear_dense();
         for &h in active.live() {
-            let (entry, posed) = Entry::of(h, &bodies[h], speculative);
-            self.dense.push(entry);
-            self.posed.push(posed);
+            self.push(Entry::of(h, &bodies[h], speculative));
         }
         let mut boxes = std::mem::take(&mut self.live_aabbs);
         boxes.clear();
@@ -307,7 +347,6 @@ impl Collision {
         partners.clear();
         let mut met = std::mem::take(&mut self.met);
         met.clear();
-        let resting = active.resting();
         if !resting.is_empty() {
             for (k, entry) in self.dense.iter().enumerate() {
                 resting.query(&entry.aabb, |slot| {
@@ -363,31 +402,99 @@ impl Collision {
         (self.live_aabbs, self.met, self.renumbered) = (boxes, met, live_at);
     }
 
+    /// [`Self::make_dense`] when no more bodies rest than live: every resting body joins the
+    /// dense set, and the row sweep finds the pairs among all of them (cheaper then than a
+    /// query per live body; the pairs between resting bodies are never tested).
+    fn sweep_all(
+        &mut self,
+        bodies: &SlotMap<BodyHandle, RigidBody>,
+        active: &Active,
+        speculative: Option<(Real, Real)>,
+    ) {
+        let mut resting = std::mem::take(&mut self.partners);
+        resting.clear();
+        active
+            .resting()
+            .for_each_id(|slot| resting.push(active.handle_of(slot)));
+        resting.sort_unstable();
+        self.clear_dense();
+        self.handles.clear();
+        let mut others = resting.iter().copied().peekable();
+        for &h in active.live() {
+            while let Some(other) = others.next_if(|&o| o < h) {
+                self.push(Entry::of(other, &bodies[other], speculative));
+                self.handles.push(other);
+            }
+            self.push(Entry::of(h, &bodies[h], speculative));
+            self.handles.push(h);
+        }
+        for other in others {
+            self.push(Entry::of(other, &bodies[other], speculative));
+            self.handles.push(other);
+        }
+        let mut boxes = std::mem::take(&mut self.live_aabbs);
+        boxes.clear();
+        boxes.extend(self.dense.iter().map(|e| e.aabb));
+        self.broad.pairs_of(&boxes, &mut self.pairs);
+        (self.live_aabbs, self.partners) = (boxes, resting);
+    }
+
     /// Merges `more` (in handle order, no handle in the dense set) into the dense set in
     /// place, from the back (each entry moved once); `moved[k]` becomes the new dense index of
     /// the entry that was at `k`.
-    fn spread(&mut self, more: &[(Entry, Posed)], moved: &mut Vec<u32>) {
+    fn spread(&mut self, more: &[Made], moved: &mut Vec<u32>) {
         let old = self.dense.len();
         moved.clear();
         moved.extend(0..old as u32);
-        let Some(&(first, first_posed)) = more.first() else {
+        let Some(&first) = more.first() else {
             return;
         };
-        self.dense.resize(old + more.len(), first);
-        self.posed.resize(old + more.len(), first_posed);
+        for _ in more {
+            self.push(first);
+        }
         let (mut i, mut j, mut w) = (old, more.len(), old + more.len());
         while j > 0 {
             w -= 1;
-            if i > 0 && self.dense[i - 1].handle > more[j - 1].0.handle {
-                self.dense[w] = self.dense[i - 1];
-                self.posed[w] = self.posed[i - 1];
+            if i > 0 && self.dense[i - 1].handle > more[j - 1].entry.handle {
+                let made = self.made(i - 1);
+                self.set(w, made);
                 moved[i - 1] = w as u32;
                 i -= 1;
             } else {
-                (self.dense[w], self.posed[w]) = more[j - 1];
+                self.set(w, more[j - 1]);
                 j -= 1;
             }
         }
+    }
+
+    fn clear_dense(&mut self) {
+        self.dense.clear();
+        self.posed.clear();
+        self.motion.clear();
+        self.flags.clear();
+    }
+
+    fn push(&mut self, made: Made) {
+        self.dense.push(made.entry);
+        self.posed.push(made.posed);
+        self.motion.push(made.motion);
+        self.flags.push(made.flags);
+    }
+
+    fn made(&self, i: usize) -> Made {
+        Made {
+            entry: self.dense[i],
+            posed: self.posed[i],
+            motion: self.motion[i],
+            flags: self.flags[i],
+        }
+    }
+
+    fn set(&mut self, i: usize, made: Made) {
+        self.dense[i] = made.entry;
+        self.posed[i] = made.posed;
+        self.motion[i] = made.motion;
+        self.flags[i] = made.flags;
     }
 
     /// Adds to the dense set the bodies of `woken` (sleeping when the step began, woken since)
@@ -412,7 +519,7 @@ impl Collision {
                 extra.push(handle);
             }
             if partners {
-                let aabb = Entry::of(handle, &bodies[handle], speculative).0.aabb;
+                let aabb = Entry::of(handle, &bodies[handle], speculative).entry.aabb;
                 resting.query(&aabb, |slot| {
                     let h = active.handle_of(slot);
                     if self.handles.binary_search(&h).is_err() {
@@ -429,11 +536,11 @@ impl Collision {
             let mut added = std::mem::take(&mut self.partner_entries);
             added.clear();
             added.extend(extra.iter().map(|&h| {
-                let (entry, posed) = Entry::of(h, &bodies[h], speculative);
+                let made = Entry::of(h, &bodies[h], speculative);
                 if sorted_woken.binary_search(&h).is_ok() {
-                    (entry.as_sleeper(), posed)
+                    made.as_sleeper()
                 } else {
-                    (entry, posed)
+                    made
                 }
             }));
             let mut renumbered = std::mem::take(&mut self.renumbered);
@@ -456,8 +563,8 @@ impl Collision {
     /// could).
     #[inline]
     fn pair_margin(&self, i: usize, j: usize) -> Real {
-        let relative = (self.dense[i].velocity - self.dense[j].velocity).norm();
-        2.0 * self.half_margin + (relative + self.dense[i].spin + self.dense[j].spin) * self.dt
+        let relative = (self.motion[i].velocity - self.motion[j].velocity).norm();
+        2.0 * self.half_margin + (relative + self.motion[i].spin + self.motion[j].spin) * self.dt
     }
 
     /// Whether the pair of bodies `i` and `j` is tested this step: one of them moves; or one
@@ -466,14 +573,7 @@ impl Collision {
     /// static ones or kinematic ones at rest, are not.
     #[inline]
     fn tested(&self, i: usize, j: usize) -> bool {
-        let awake_or_disturbed = |k: usize, other: usize| {
-            (self.dense[k].resting_kinematic && !self.dense[other].asleep)
-                || (self.dense[k].disturbed && self.dense[other].asleep)
-        };
-        self.dense[i].moving
-            || self.dense[j].moving
-            || awake_or_disturbed(i, j)
-            || awake_or_disturbed(j, i)
+        Flags::tested(&self.flags[i], &self.flags[j])
     }
 
     /// The pairs tested this step, sorted by index, which is handle order: the overlapping
@@ -484,6 +584,34 @@ impl Collision {
         pairs.retain(|&(i, j)| self.tested(i as usize, j as usize));
         skip(&mut pairs, &self.skipped);
         self.pairs = pairs;
+    }
+
+    /// In debug builds: the pairs found are those a sweep of every body finds (the broad
+    /// phase before the resting tree), tested and not skipped, as handle pairs.
+    #[cfg(debug_assertions)]
+    fn check_pairs(
+        &self,
+        bodies: &SlotMap<BodyHandle, RigidBody>,
+        speculative: Option<(Real, Real)>,
+        skipped: &[(BodyHandle, BodyHandle)],
+    ) {
+        let all: Vec<Made> = bodies
+            .iter()
+            .map(|(h, body)| Entry::of(h, body, speculative))
+            .collect();
+        let boxes: Vec<Aabb> = all.iter().map(|m| m.entry.aabb).collect();
+        let mut expected = Vec::new();
+        RowSweep::new().pairs_of(&boxes, &mut expected);
+        let expected: Vec<(BodyHandle, BodyHandle)> = expected
+            .into_iter()
+            .filter(|&(i, j)| Flags::tested(&all[i as usize].flags, &all[j as usize].flags))
+            .map(|(i, j)| (all[i as usize].entry.handle, all[j as usize].entry.handle))
+            .filter(|pair| skipped.binary_search(pair).is_err())
+            .collect();
+        let found: Vec<(BodyHandle, BodyHandle)> = (self.pairs.iter())
+            .map(|&(i, j)| (self.handles[i as usize], self.handles[j as usize]))
+            .collect();
+        debug_assert_eq!(found, expected, "the broad phase missed or invented a pair");
     }
 
     /// After the sleeping bodies of `woken` woke (the active set not yet told): they and the
@@ -506,7 +634,7 @@ impl Collision {
             self.handles
                 .iter()
                 .enumerate()
-                .map(|(i, &h)| self.dense[i].asleep && !bodies[h].sleep.asleep),
+                .map(|(i, &h)| self.flags[i].asleep && !bodies[h].sleep.asleep),
         );
         // Waking is rare (an event, not a state): all pairs of the dense set are swept again,
         // and those that were not tested and now are (a woken body moves) are tested.
@@ -516,8 +644,8 @@ impl Collision {
         pairs.retain(|&(i, j)| !self.tested(i as usize, j as usize));
         for (i, &w) in flags.iter().enumerate() {
             if w {
-                self.dense[i].asleep = false;
-                self.dense[i].moving = true;
+                self.flags[i].asleep = false;
+                self.flags[i].moving = true;
             }
         }
         self.woken = flags;
@@ -738,10 +866,10 @@ impl Collision {
     /// moves (or was disturbed), the sleeper goes to `wake` when it can be reached within the
     /// step.
     fn wake_sleeper(&self, i: usize, j: usize, contact: &Contact, wake: &mut Vec<BodyHandle>) {
-        if self.dense[i].asleep == self.dense[j].asleep {
+        if self.flags[i].asleep == self.flags[j].asleep {
             return;
         }
-        let (sleeper, mover) = if self.dense[i].asleep { (i, j) } else { (j, i) };
+        let (sleeper, mover) = if self.flags[i].asleep { (i, j) } else { (j, i) };
         let travel = if self.speculative {
             self.dense[mover].reach - self.half_margin
         } else {
