@@ -1,6 +1,9 @@
 //! Collision detection for boxes moving at constant velocities (`testbed::inputs::MovingBoxes`), broad
 //! plus narrow phase, against rapier3d's `CollisionPipeline` on the same boxes; and the whole
-//! world step in the closed room (`scenes::room`) as the body count grows.
+//! world step in the closed room (`scenes::room`) as the body count grows; and ray casts and
+//! AABB queries in Box3D's large world (`scenes::large_world`) as its static boxes grow from
+//! 1,024 to 1,000,000, beside a scan of every body (what the queries did before the broad
+//! phase kept its tree).
 //! Run: `cargo bench --bench world`.
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
@@ -10,8 +13,9 @@ use rapier3d::prelude::{
     CollisionPipeline, IslandManager, NarrowPhase, RigidBodySet,
 };
 use std::hint::black_box;
+use testbed::SplitMix;
 use testbed::inputs::MovingBoxes;
-use testbed::scenes::room;
+use testbed::scenes::{large_world, room};
 
 const DT: Real = 0.02;
 
@@ -190,5 +194,65 @@ fn world_step(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, collision_detection, world_step);
+/// 1,000 rays cast down at the floor from random points above it (within 30 m of the
+/// middle), and as many boxes of up to 3 m a side queried there: what each costs as the
+/// static boxes around them grow, through the world and as a scan of every body.
+fn queries(c: &mut Criterion) {
+    let mut group = c.benchmark_group("large_world_queries");
+    group.sample_size(10);
+    for grid in [32usize, 1000] {
+        let mut world = large_world(grid);
+        world.step();
+        let mut rng = SplitMix(3);
+        let rays: Vec<Ray> = (0..1000)
+            .map(|_| {
+                let origin = Point3::new(rng.range(-30.0, 30.0), 5.0, rng.range(-30.0, 30.0));
+                let dir = Vector3::new(rng.range(-0.3, 0.3), -1.0, rng.range(-0.3, 0.3));
+                Ray::new(origin, dir)
+            })
+            .collect();
+        let boxes: Vec<Aabb> = (0..1000)
+            .map(|_| {
+                let c = Point3::new(rng.range(-30.0, 30.0), 0.0, rng.range(-30.0, 30.0));
+                let h = Vector3::new(rng.range(0.1, 1.5), 1.0, rng.range(0.1, 1.5));
+                Aabb::new(c - h, c + h)
+            })
+            .collect();
+        let count = world.len();
+        group.bench_with_input(BenchmarkId::new("cast_ray", count), &count, |b, _| {
+            b.iter(|| {
+                rays.iter()
+                    .filter(|ray| world.cast_ray(ray, 20.0).is_some())
+                    .count()
+            })
+        });
+        group.bench_with_input(BenchmarkId::new("query_aabb", count), &count, |b, _| {
+            b.iter(|| {
+                boxes
+                    .iter()
+                    .map(|q| world.query_aabb(q).len())
+                    .sum::<usize>()
+            })
+        });
+        if grid <= 32 {
+            // The scan is linear in the bodies: timed on the small world only.
+            group.bench_with_input(BenchmarkId::new("scan_aabb", count), &count, |b, _| {
+                b.iter(|| {
+                    boxes
+                        .iter()
+                        .map(|q| {
+                            world
+                                .bodies()
+                                .filter(|(_, body)| body.world_aabb().intersects(q))
+                                .count()
+                        })
+                        .sum::<usize>()
+                })
+            });
+        }
+    }
+    group.finish();
+}
+
+criterion_group!(benches, collision_detection, world_step, queries);
 criterion_main!(benches);

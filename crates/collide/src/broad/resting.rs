@@ -20,7 +20,7 @@
 //! the boxes present, never on how they were inserted; the order of the reports does, so
 //! callers sort what they collect.
 
-use geom::{Aabb, Point3, Real};
+use geom::{Aabb, Point3, Ray, Real};
 
 /// Items per leaf at most.
 const LEAF: usize = 4;
@@ -154,6 +154,70 @@ impl Level {
                 for item in &self.items[start..start + node.count as usize] {
                     if item.id != DEAD && item.aabb.intersects(aabb) {
                         found(item.id);
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Whether `ray` enters `aabb` at a time in `[0, limit]` (a slab test; an axis the ray runs
+/// along only checks the origin is within the slab, as `ray_aabb` does).
+#[inline]
+fn reaches(ray: &Ray, aabb: &Aabb, limit: Real) -> bool {
+    let (mut enter, mut exit): (Real, Real) = (0.0, limit);
+    for axis in 0..3 {
+        let (o, d) = (ray.origin[axis], ray.dir[axis]);
+        if d == 0.0 {
+            if o < aabb.mins[axis] || o > aabb.maxs[axis] {
+                return false;
+            }
+            continue;
+        }
+        let inverse = 1.0 / d;
+        let (a, b) = (
+            (aabb.mins[axis] - o) * inverse,
+            (aabb.maxs[axis] - o) * inverse,
+        );
+        enter = enter.max(a.min(b));
+        exit = exit.min(a.max(b));
+    }
+    enter <= exit
+}
+
+/// A cast's bound, loosened by a relative 1e-4 and 1e-4 m so that rounding in the slab test
+/// never drops a box its body's exact test would hit at the bound.
+#[inline]
+fn loose(limit: Real) -> Real {
+    limit + limit.abs() * 1e-4 + 1e-4
+}
+
+impl Level {
+    /// [`RestingTree::cast`] over this hierarchy.
+    fn cast(&self, ray: &Ray, limit: &mut Real, hit: &mut impl FnMut(u32, Real) -> Real) {
+        let Some(root) = self.nodes.first() else {
+            return;
+        };
+        if !reaches(ray, &root.aabb, loose(*limit)) {
+            return;
+        }
+        let mut stack = [0u32; STACK];
+        let mut top = 1;
+        while top > 0 {
+            top -= 1;
+            let node = &self.nodes[stack[top] as usize];
+            if !reaches(ray, &node.aabb, loose(*limit)) {
+                continue;
+            }
+            let start = node.start as usize;
+            if node.count == 0 {
+                stack[top] = node.start;
+                stack[top + 1] = node.start + 1;
+                top += 2;
+            } else {
+                for item in &self.items[start..start + node.count as usize] {
+                    if item.id != DEAD && reaches(ray, &item.aabb, loose(*limit)) {
+                        *limit = hit(item.id, *limit);
                     }
                 }
             }
@@ -326,6 +390,26 @@ impl RestingTree {
         }
     }
 
+    /// Casts `ray` through the set: calls `hit(id, limit)` for each box the ray enters within
+    /// `limit` (at first `max_toi`; every box with a NaN, infinite or inverted corner too), and
+    /// takes the returned value as the new limit (the caller's closest hit so far), so that
+    /// boxes beyond it are not visited. A box the ray enters within the final limit is visited
+    /// (a little past it too: the test is loosened against rounding), in no particular order.
+    pub fn cast(&self, ray: &Ray, max_toi: Real, mut hit: impl FnMut(u32, Real) -> Real) {
+        let mut limit = max_toi;
+        for level in &self.levels {
+            level.cast(ray, &mut limit, &mut hit);
+        }
+        for item in &self.waiting {
+            if reaches(ray, &item.aabb, loose(limit)) {
+                limit = hit(item.id, limit);
+            }
+        }
+        for item in &self.odd {
+            limit = hit(item.id, limit);
+        }
+    }
+
     /// Calls `found` with the id of every box that meets `aabb` ([`Aabb::intersects`]), each
     /// once, in no particular order.
     pub fn query(&self, aabb: &Aabb, mut found: impl FnMut(u32)) {
@@ -430,6 +514,25 @@ mod tests {
         assert!(tree.level_count() <= 12, "{} levels", tree.level_count());
         for k in 0..3000u32 {
             assert_eq!(tree.contains(k), boxes[k as usize].is_some());
+        }
+        // Casts: every box a ray enters within its bound is visited (the bound fixed here).
+        for _ in 0..200 {
+            let origin = Point3::new(rng.unit(), rng.unit(), rng.unit()) * 100.0;
+            let dir = Vector3::new(rng.unit() - 0.5, rng.unit() - 0.5, rng.unit() - 0.5);
+            let ray = Ray::new(origin, dir);
+            let bound = rng.unit() * 150.0;
+            let mut visited = Vec::new();
+            tree.cast(&ray, bound, |id, limit| {
+                visited.push(id);
+                limit
+            });
+            visited.sort_unstable();
+            for (k, b) in boxes.iter().enumerate() {
+                let Some(b) = b else { continue };
+                if is_sound(b) && reaches(&ray, b, bound) {
+                    assert!(visited.binary_search(&(k as u32)).is_ok(), "missed box {k}");
+                }
+            }
         }
         let mut ids = Vec::new();
         tree.for_each_id(|id| ids.push(id));

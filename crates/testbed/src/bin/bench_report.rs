@@ -147,6 +147,8 @@ fn main() {
     }
 
     dynamics(root, &mut out);
+    box3d_suite(Path::new("target/box3d_protocol"), &mut out);
+    level_queries(root, &mut out);
 
     match std::fs::write("BENCHMARKS.md", &out) {
         Ok(()) => println!("wrote BENCHMARKS.md\n\n{out}"),
@@ -636,5 +638,100 @@ fn variant_rows(
                 }
             );
         }
+    }
+}
+
+/// The `threads,ms` rows of a Box3D-protocol CSV (ours or Box3D's), if it was written.
+fn protocol_rows(path: &Path) -> Vec<(u32, f64)> {
+    let text = std::fs::read_to_string(path).unwrap_or_default();
+    text.lines()
+        .skip(1)
+        .filter_map(|line| {
+            let (threads, ms) = line.split_once(',')?;
+            Some((threads.trim().parse().ok()?, ms.trim().parse().ok()?))
+        })
+        .collect()
+}
+
+/// Box3D's suite by Box3D's protocol: `box3d_protocol`'s CSVs beside the ones Box3D's own
+/// `benchmark` writes, copied into `target/box3d_protocol/box3d/` when run on the same machine.
+fn box3d_suite(dir: &Path, out: &mut String) {
+    let scenes = [
+        "large_pyramid",
+        "many_pyramids",
+        "large_world",
+        "joint_grid",
+        "large_world_32",
+        "large_world_50",
+    ];
+    let rows: Vec<_> = scenes
+        .iter()
+        .map(|name| {
+            let ours = protocol_rows(&dir.join(format!("{name}.csv")));
+            let theirs = protocol_rows(&dir.join("box3d").join(format!("{name}.csv")));
+            (name, ours, theirs)
+        })
+        .filter(|(_, ours, _)| !ours.is_empty())
+        .collect();
+    if rows.is_empty() {
+        return;
+    }
+    let _ = writeln!(
+        out,
+        "\n## Box3D's suite by Box3D's protocol\n\nThe scenes of Box3D's `benchmark` that \
+         minirigid builds, by its protocol: a fresh world per run, step 0 untimed, the total of \
+         the timed steps, the minimum over runs (`cargo run --release -p testbed --bin \
+         box3d_protocol -- all 2 1..2`, which writes `target/box3d_protocol/*.csv`); Box3D's own \
+         `benchmark -t=2 -r=2` run beside it on this machine, its CSVs copied into \
+         `target/box3d_protocol/box3d/`. `large_world_G` is the large world with G x G static \
+         boxes (ours only): at G = 50, as at 1,000, the balls land on the corners of four boxes; \
+         at G = 32 in the middle of one. The goal: half Box3D's time or better.\n"
+    );
+    let _ = writeln!(out, "| scene | threads | minirigid | Box3D | ratio |");
+    let _ = writeln!(out, "|---|---:|---:|---:|---:|");
+    for (name, ours, theirs) in rows {
+        for (threads, ms) in ours {
+            let box3d = theirs.iter().find(|(t, _)| *t == threads).map(|r| r.1);
+            let (b, ratio) = match box3d {
+                Some(b) => (format!("{b:.1} ms"), format!("{:.2}", ms / b)),
+                None => ("-".into(), "-".into()),
+            };
+            let _ = writeln!(out, "| {name} | {threads} | {ms:.1} ms | {b} | {ratio} |");
+        }
+    }
+}
+
+/// Ray casts and AABB queries in the large world as its static boxes grow
+/// (`cargo bench --bench world -- large_world_queries`).
+fn level_queries(root: &Path, out: &mut String) {
+    let small = "large_world_queries/query_aabb/1024";
+    if median_ns(root, small).is_none() {
+        return;
+    }
+    let _ = writeln!(
+        out,
+        "\n## Queries among static boxes\n\n1,000 rays cast down at Box3D's large world's \
+         floor, and 1,000 boxes of up to 3 m a side queried on it, through the world (the \
+         resting bodies' tree and the moving ones), as the static boxes grow; and the scan of \
+         every body the queries were before the tree.\n"
+    );
+    let _ = writeln!(
+        out,
+        "| query (1,000 of them) | 1,024 static boxes | 1,000,000 | growth |"
+    );
+    let _ = writeln!(out, "|---|---:|---:|---:|");
+    for (label, id) in [
+        ("cast_ray", "cast_ray"),
+        ("query_aabb", "query_aabb"),
+        ("scan of every body (AABB)", "scan_aabb"),
+    ] {
+        let a = median_ns(root, &format!("large_world_queries/{id}/1024"));
+        let b = median_ns(root, &format!("large_world_queries/{id}/1000000"));
+        let show = |v: Option<f64>| v.map_or("-".into(), time);
+        let growth = match (a, b) {
+            (Some(a), Some(b)) => format!("{:.2}x", b / a),
+            _ => "-".into(),
+        };
+        let _ = writeln!(out, "| {label} | {} | {} | {growth} |", show(a), show(b));
     }
 }

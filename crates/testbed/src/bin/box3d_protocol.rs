@@ -1,27 +1,34 @@
 //! Box3D's benchmark protocol (`benchmark/main.c`) on the scenes of its suite that minirigid can
 //! build: a fresh world per run, Box3D's settings (dt 1/60, 4 substeps, its gravity and
-//! densities as each scene gives them), step 0 untimed, steps 1 to N-1 timed, the minimum total
-//! over runs, per thread count. Prints `scene,threads,ms` lines, Box3D's own `.csv` rows, to
-//! compare with `build/bin/benchmark -t=1 -r=2 --benchmark=NAME` run beside it.
+//! densities as each scene gives them), step 0 untimed, steps 1 to N-1 timed (with the
+//! scene's own changes before each step, as Box3D's `stepFcn`), the minimum total over runs,
+//! per thread count. Prints `scene,threads,ms` lines and writes Box3D's `.csv` per scene
+//! (`threads,ms` rows) to `target/box3d_protocol/`, to compare with
+//! `build/bin/benchmark -t=N -r=2 --benchmark=NAME` run beside it.
 //!
 //! Run: `cargo run --release -p testbed --bin box3d_protocol -- [scene] [runs] [threads]
-//! [joint iterations]`; scenes: `large_pyramid`, `many_pyramids`, `joint_grid`, `large_world`, `all` (the
-//! default); 2 runs, 1 thread and the default joint iterations (`SolverConfig`) by default.
+//! [joint iterations]`; scenes: `large_pyramid`, `many_pyramids`, `joint_grid`,
+//! `large_world` (1,000 x 1,000 static boxes; `large_world:G` for G x G, to see how a step's
+//! cost grows with the static boxes), `all` (the default, Box3D's scenes); threads `N` (only
+//! N, 1 by default) or `1..N` (each count from 1 to N, as Box3D's `-t=N`); 2 runs and the
+//! default joint iterations (`SolverConfig`) by default.
 
 use std::time::Instant;
 use testbed::joints::joint_grid;
 use testbed::scenes::{large_world, large_world_drop, many_pyramids, pyramid};
 use world::World;
 
-/// A scene of Box3D's suite: its name, how many steps Box3D runs (step 0 untimed), and how to
-/// build it.
+/// A scene of Box3D's suite: its name, how many steps Box3D runs (step 0 untimed), how to
+/// build it, and what it does before each step (Box3D's `stepFcn`), if anything.
 struct Scene {
-    name: &'static str,
+    name: String,
     steps: usize,
-    build: fn() -> World,
-    /// What the scene does before step `k` (Box3D's `stepFcn`), if anything.
-    before_step: Option<fn(&mut World, usize)>,
+    build: Box<dyn Fn() -> World + Sync>,
+    before_step: Option<BeforeStep>,
 }
+
+/// What a scene does to its world before step `k`.
+type BeforeStep = Box<dyn Fn(&mut World, usize) + Sync>;
 
 /// Box3D's settings where a scene does not set its own: 4 substeps, sleeping as the scene says.
 fn box3d(mut world: World) -> World {
@@ -31,81 +38,122 @@ fn box3d(mut world: World) -> World {
     world
 }
 
-/// The large world's grid side (Box3D's `STATIC_FLOOR_GRID`).
-const LARGE_WORLD_GRID: usize = 1000;
-
-const SCENES: [Scene; 4] = [
+/// The large world of `grid` x `grid` static boxes, 100 balls dropped one every 5 steps.
+fn large_world_scene(name: String, grid: usize) -> Scene {
     Scene {
-        name: "large_pyramid",
-        steps: 200,
-        build: || {
-            let mut world = box3d(pyramid(100).0);
-            let mut config = *world.config();
-            config.sleep.enabled = false;
-            world.set_config(config).expect("valid settings");
-            world
-        },
-        before_step: None,
-    },
-    Scene {
-        name: "many_pyramids",
-        steps: 100,
-        build: || box3d(many_pyramids(14, 14, 10).0),
-        before_step: None,
-    },
-    Scene {
-        name: "joint_grid",
-        steps: 100,
-        build: || box3d(joint_grid(100)),
-        before_step: None,
-    },
-    Scene {
-        name: "large_world",
+        name,
         steps: 500,
-        build: || box3d(large_world(LARGE_WORLD_GRID)),
-        before_step: Some(|world, step| {
-            large_world_drop(world, LARGE_WORLD_GRID, step, 100, 5);
-        }),
-    },
-];
+        build: Box::new(move || box3d(large_world(grid))),
+        before_step: Some(Box::new(move |world, step| {
+            large_world_drop(world, grid, step, 100, 5);
+        })),
+    }
+}
+
+/// Box3D's scenes that minirigid builds, in its suite's order.
+fn scenes() -> Vec<Scene> {
+    vec![
+        Scene {
+            name: "large_pyramid".into(),
+            steps: 200,
+            build: Box::new(|| {
+                let mut world = box3d(pyramid(100).0);
+                let mut config = *world.config();
+                config.sleep.enabled = false;
+                world.set_config(config).expect("valid settings");
+                world
+            }),
+            before_step: None,
+        },
+        Scene {
+            name: "many_pyramids".into(),
+            steps: 100,
+            build: Box::new(|| box3d(many_pyramids(14, 14, 10).0)),
+            before_step: None,
+        },
+        Scene {
+            name: "large_world".into(),
+            steps: 500,
+            build: Box::new(|| box3d(large_world(1000))),
+            before_step: large_world_scene(String::new(), 1000).before_step,
+        },
+        Scene {
+            name: "joint_grid".into(),
+            steps: 100,
+            build: Box::new(|| box3d(joint_grid(100))),
+            before_step: None,
+        },
+    ]
+}
+
+/// The scenes `which` names.
+fn chosen(which: &str) -> Vec<Scene> {
+    if let Some(grid) = which.strip_prefix("large_world:") {
+        let grid = grid.parse().expect("large_world:G takes a grid side");
+        return vec![large_world_scene(which.replace(':', "_"), grid)];
+    }
+    let all = scenes();
+    let known = all.iter().any(|s| s.name == which);
+    assert!(which == "all" || known, "unknown scene {which}");
+    all.into_iter()
+        .filter(|s| which == "all" || which == s.name)
+        .collect()
+}
+
+/// The minimum over `runs` of the timed steps' total (ms) on `threads` threads.
+fn time(scene: &Scene, runs: usize, threads: usize, joint_iterations: Option<u32>) -> f64 {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .expect("a thread pool");
+    let mut best = f64::INFINITY;
+    for _ in 0..runs {
+        let mut world = (scene.build)();
+        if let Some(n) = joint_iterations {
+            let mut config = *world.config();
+            config.solver.joint_iterations = n;
+            world.set_config(config).expect("valid settings");
+        }
+        let before = |world: &mut World, k: usize| {
+            if let Some(f) = &scene.before_step {
+                f(world, k);
+            }
+        };
+        let ms = pool.install(|| {
+            before(&mut world, 0);
+            world.step();
+            let start = Instant::now();
+            for k in 1..scene.steps {
+                before(&mut world, k);
+                world.step();
+            }
+            start.elapsed().as_secs_f64() * 1e3
+        });
+        best = best.min(ms);
+    }
+    best
+}
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let which = args.first().map_or("all", String::as_str);
     let runs: usize = args.get(1).and_then(|s| s.parse().ok()).unwrap_or(2);
-    let threads: usize = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(1);
+    let threads = args.get(2).map_or("1", String::as_str);
+    let counts: Vec<usize> = match threads.strip_prefix("1..") {
+        Some(n) => (1..=n.parse().expect("1..N takes a thread count")).collect(),
+        None => vec![threads.parse().expect("a thread count")],
+    };
     let joint_iterations: Option<u32> = args.get(3).and_then(|s| s.parse().ok());
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .expect("a thread pool");
+    let out = std::path::Path::new("target/box3d_protocol");
+    std::fs::create_dir_all(out).expect("an output directory");
     println!("scene,threads,ms");
-    for scene in SCENES.iter().filter(|s| which == "all" || which == s.name) {
-        let mut best = f64::INFINITY;
-        for _ in 0..runs {
-            let mut world = (scene.build)();
-            if let Some(n) = joint_iterations {
-                let mut config = *world.config();
-                config.solver.joint_iterations = n;
-                world.set_config(config).expect("valid settings");
-            }
-            let before = |world: &mut World, k: usize| {
-                if let Some(f) = scene.before_step {
-                    f(world, k);
-                }
-            };
-            let ms = pool.install(|| {
-                before(&mut world, 0);
-                world.step();
-                let start = Instant::now();
-                for k in 1..scene.steps {
-                    before(&mut world, k);
-                    world.step();
-                }
-                start.elapsed().as_secs_f64() * 1e3
-            });
-            best = best.min(ms);
+    for scene in chosen(which) {
+        let mut csv = String::from("threads,ms\n");
+        for &n in &counts {
+            let ms = time(&scene, runs, n, joint_iterations);
+            println!("{},{n},{ms:.1}", scene.name);
+            csv.push_str(&format!("{n},{ms:.1}\n"));
         }
-        println!("{},{threads},{best:.1}", scene.name);
+        std::fs::write(out.join(format!("{}.csv", scene.name)), csv).expect("a csv file");
     }
 }

@@ -98,6 +98,17 @@ impl Active {
         self.handles[slot as usize]
     }
 
+    /// Whether the set must be made again from every body (no step since the world was made
+    /// or restored): until then the live list and the tree say nothing.
+    pub(crate) fn is_stale(&self) -> bool {
+        self.stale
+    }
+
+    /// The bodies noted since the last sync, in the order they were noted (repeats kept).
+    pub(crate) fn pending(&self) -> &[BodyHandle] {
+        &self.pending
+    }
+
     /// Whether some body was noted since the last sync (every body disturbed since the last
     /// step was).
     pub(crate) fn has_pending(&self) -> bool {
@@ -107,6 +118,11 @@ impl Active {
     /// `handle`'s state may have changed (inserted, removed, changed by a setter, woken).
     pub(crate) fn note(&mut self, handle: BodyHandle) {
         self.pending.push(handle);
+        // A world changed many times between steps keeps each body once.
+        if self.pending.len() >= 1024 && self.pending.len().is_power_of_two() {
+            self.pending.sort_unstable();
+            self.pending.dedup();
+        }
     }
 
     /// Brings the set up to date with `bodies` before a step whose resting boxes grow by
