@@ -440,7 +440,8 @@ impl World {
                 }
             }
         }
-        self.active.settle(&self.bodies);
+        let may_sleep = self.config.sleep.enabled && self.config.response == Response::Solver;
+        self.active.settle(&self.bodies, may_sleep);
         self.update_events();
         self.step_count = self.step_count.saturating_add(1);
     }

@@ -56,6 +56,9 @@ pub(crate) struct Active {
     grown_by: Real,
     /// Whether the set must be made again from every body (a new or restored world).
     stale: bool,
+    /// Whether a static body joined the live list since the last settle (it rests again once
+    /// it is no longer disturbed).
+    live_static: bool,
     /// A buffer.
     scratch: Vec<BodyHandle>,
 }
@@ -71,6 +74,7 @@ impl Default for Active {
             sleepers: 0,
             grown_by: 0.0,
             stale: true,
+            live_static: false,
             scratch: Vec::new(),
         }
     }
@@ -144,7 +148,10 @@ impl Active {
             self.unrest(handle);
             match bodies.get(handle) {
                 Some(body) if rests(body) => self.rest(handle, body),
-                Some(_) => joining.push(handle),
+                Some(body) => {
+                    self.live_static |= body.kind == BodyKind::Static;
+                    joining.push(handle);
+                }
                 None => {}
             }
         }
@@ -178,11 +185,13 @@ impl Active {
     }
 
     /// After a step: the live bodies that now rest (fell asleep, or static and no longer
-    /// disturbed) go to the tree.
-    pub(crate) fn settle(&mut self, bodies: &SlotMap<BodyHandle, RigidBody>) {
-        if self.stale {
+    /// disturbed) go to the tree. Without `may_sleep` (sleeping off, or a response without
+    /// it) only static ones can, and the live list is walked only if one joined it.
+    pub(crate) fn settle(&mut self, bodies: &SlotMap<BodyHandle, RigidBody>, may_sleep: bool) {
+        if self.stale || !(may_sleep || self.live_static) {
             return;
         }
+        self.live_static = false;
         let mut live = std::mem::take(&mut self.live);
         live.retain(|&handle| match bodies.get(handle) {
             Some(body) if rests(body) => {
@@ -209,6 +218,7 @@ impl Active {
             if rests(body) {
                 self.rest(handle, body);
             } else {
+                self.live_static |= body.kind == BodyKind::Static;
                 self.live.push(handle);
             }
         }
