@@ -149,6 +149,14 @@ fn main() {
     dynamics(root, &mut out);
     box3d_suite(Path::new("target/box3d_protocol"), &mut out);
     level_queries(root, &mut out);
+    // The notes on how each figure was taken, hand-written, after the tables.
+    if let Ok(notes) = std::fs::read_to_string("benches/NOTES.md") {
+        let _ = writeln!(
+            out,
+            "\n{}",
+            notes.replacen("# Notes", "## Notes", 1).trim_end()
+        );
+    }
 
     match std::fs::write("BENCHMARKS.md", &out) {
         Ok(()) => println!("wrote BENCHMARKS.md\n\n{out}"),

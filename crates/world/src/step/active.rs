@@ -11,6 +11,7 @@
 //! in proportion to what changed, never to the number of bodies. The set is derived state:
 //! never saved, rebuilt from the bodies after a restore.
 
+use super::seams::Seams;
 use crate::body::{BodyHandle, BodyKind, RigidBody};
 use collide::broad::RestingTree;
 use collide::staged::Posed;
@@ -49,6 +50,8 @@ pub(crate) struct Active {
     /// The resting bodies' boxes, by slot, and each slot's handle.
     resting: RestingTree,
     handles: Vec<BodyHandle>,
+    /// The static boxes' internal faces.
+    seams: Seams,
     /// Per slot, whether its resting body sleeps (is not static), and how many do.
     sleeper: Vec<bool>,
     sleepers: usize,
@@ -70,6 +73,7 @@ impl Default for Active {
             pending: Vec::new(),
             resting: RestingTree::new(),
             handles: Vec::new(),
+            seams: Seams::default(),
             sleeper: Vec::new(),
             sleepers: 0,
             grown_by: 0.0,
@@ -95,6 +99,12 @@ impl Active {
     /// that falls asleep in a step counts from [`Active::settle`] on).
     pub(crate) fn some_asleep(&self) -> bool {
         self.sleepers > 0
+    }
+
+    /// The internal faces of the static box in `slot` (six bits, `step::seams`; 0 for any
+    /// other body).
+    pub(crate) fn covered(&self, slot: u32) -> u8 {
+        self.seams.covered(slot)
     }
 
     /// The handle of the resting body in `slot`.
@@ -145,6 +155,7 @@ impl Active {
         let mut joining = std::mem::take(&mut self.scratch);
         joining.clear();
         for &handle in &pending {
+            self.seams.update(handle, bodies);
             self.unrest(handle);
             match bodies.get(handle) {
                 Some(body) if rests(body) => self.rest(handle, body),
@@ -164,6 +175,7 @@ impl Active {
         self.pending = pending;
         self.scratch = joining;
         self.resting.settle();
+        self.seams.settle();
     }
 
     /// The bodies of `woken` (sleeping until now, awake now) leave the tree and join the live
@@ -223,6 +235,7 @@ impl Active {
             }
         }
         self.resting.settle();
+        self.seams.rebuild(bodies);
     }
 
     /// `body` goes to the tree.

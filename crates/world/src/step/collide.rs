@@ -9,6 +9,7 @@
 //! carried with the bodies (`KeptContact`), and skips the narrow phase.
 
 use super::active::{Active, slot_of};
+use super::seams;
 use super::sleep::is_awake_movable;
 use crate::body::{BodyHandle, BodyKind, RigidBody};
 use crate::contact::{ContactPair, KeptContact};
@@ -85,6 +86,8 @@ struct Entry {
     radius: Real,
     aabb: Aabb,
     reach: Real,
+    /// A resting static box's internal faces (six bits, `step::seams`); 0 for other bodies.
+    covered: u8,
 }
 
 /// How a body of the dense set moves this step (see [`Collision::pair_margin`]).
@@ -154,6 +157,7 @@ impl Entry {
                 radius: body.collider.shape.bounding_radius(),
                 aabb,
                 reach,
+                covered: 0,
             },
             posed,
             motion: Motion { velocity, spin },
@@ -168,6 +172,12 @@ impl Entry {
 }
 
 impl Made {
+    /// With the internal faces `active` keeps for the body (a resting static box's).
+    fn seamed(mut self, active: &Active) -> Self {
+        self.entry.covered = active.covered(slot_of(self.entry.handle));
+        self
+    }
+
     /// The entry of a body woken in this step as it was before it woke: asleep, still.
     fn as_sleeper(mut self) -> Self {
         self.flags = Flags {
@@ -336,7 +346,7 @@ impl Collision {
         }
         self.clear_dense();
         for &h in active.live() {
-            self.push(Entry::of(h, &bodies[h], speculative));
+            self.push(Entry::of(h, &bodies[h], speculative).seamed(active));
         }
         let mut boxes = std::mem::take(&mut self.live_aabbs);
         boxes.clear();
@@ -371,7 +381,7 @@ impl Collision {
         partner_entries.extend(
             partners
                 .iter()
-                .map(|&h| Entry::of(h, &bodies[h], speculative)),
+                .map(|&h| Entry::of(h, &bodies[h], speculative).seamed(active)),
         );
         let mut live_at = std::mem::take(&mut self.renumbered);
         self.spread(&partner_entries, &mut live_at);
@@ -422,14 +432,14 @@ impl Collision {
         let mut others = resting.iter().copied().peekable();
         for &h in active.live() {
             while let Some(other) = others.next_if(|&o| o < h) {
-                self.push(Entry::of(other, &bodies[other], speculative));
+                self.push(Entry::of(other, &bodies[other], speculative).seamed(active));
                 self.handles.push(other);
             }
-            self.push(Entry::of(h, &bodies[h], speculative));
+            self.push(Entry::of(h, &bodies[h], speculative).seamed(active));
             self.handles.push(h);
         }
         for other in others {
-            self.push(Entry::of(other, &bodies[other], speculative));
+            self.push(Entry::of(other, &bodies[other], speculative).seamed(active));
             self.handles.push(other);
         }
         let mut boxes = std::mem::take(&mut self.live_aabbs);
@@ -536,7 +546,7 @@ impl Collision {
             let mut added = std::mem::take(&mut self.partner_entries);
             added.clear();
             added.extend(extra.iter().map(|&h| {
-                let made = Entry::of(h, &bodies[h], speculative);
+                let made = Entry::of(h, &bodies[h], speculative).seamed(active);
                 if sorted_woken.binary_search(&h).is_ok() {
                     made.as_sleeper()
                 } else {
@@ -798,13 +808,16 @@ impl Collision {
                         },
                     });
                     let last = contacts.len() - 1;
-                    if old.contact_into(pose_a, &relative, margin, &mut contacts[last].contact) {
+                    if old.contact_into(pose_a, &relative, margin, &mut contacts[last].contact)
+                        && !self.through_seam(i, j, &contacts[last].contact)
+                    {
                         kept.order.push(KeptFrom::Reused(cursor as u32));
                     } else {
                         contacts.pop();
                     }
                 } else if let Some(contact) =
                     filter.contact_within(&self.posed[i], &self.posed[j], margin)
+                    && !self.through_seam(i, j, &contact)
                 {
                     let new = KeptContact::new((a, b), &contact, (pose_a, pose_b), relative);
                     if new.is_sound((self.dense[i].radius, self.dense[j].radius)) {
@@ -819,7 +832,9 @@ impl Collision {
                 } else {
                     filter.contact(&self.posed[i], &self.posed[j])
                 };
-                if let Some(contact) = found {
+                if let Some(contact) = found
+                    && !self.through_seam(i, j, &contact)
+                {
                     contacts.push(ContactPair { a, b, contact });
                 }
             }
@@ -853,6 +868,9 @@ impl Collision {
                 .collect();
             filter.contacts_within(&posed, |k, contact| {
                 let (i, j) = window[k];
+                if self.through_seam(i as usize, j as usize, &contact) {
+                    return;
+                }
                 self.wake_sleeper(i as usize, j as usize, &contact, wake);
                 let (a, b) = (self.handles[i as usize], self.handles[j as usize]);
                 contacts.push(ContactPair { a, b, contact });
@@ -860,6 +878,15 @@ impl Collision {
             });
         }
         filter.counts
+    }
+
+    /// Whether the contact of bodies `i` and `j` points out through an internal face of one
+    /// of them (a static box flush with another: `step::seams`), and is dropped.
+    #[inline]
+    fn through_seam(&self, i: usize, j: usize, contact: &Contact) -> bool {
+        let (a, b) = (&self.dense[i], &self.dense[j]);
+        (a.covered != 0 && seams::through_seam(contact, &a.pose, a.covered, true))
+            || (b.covered != 0 && seams::through_seam(contact, &b.pose, b.covered, false))
     }
 
     /// After bodies `i` and `j` were found to meet in `contact`: if one sleeps and the other

@@ -4,6 +4,7 @@
 pub(crate) mod active;
 pub(crate) mod collide;
 pub(crate) mod integrate;
+pub(crate) mod seams;
 pub(crate) mod sleep;
 
 pub(crate) use active::Active;
