@@ -164,3 +164,50 @@ fn queries_equal_a_scan_of_every_body_while_bodies_rest_wake_move_and_go() {
         "nothing fell asleep: the test tests less"
     );
 }
+
+/// A chain swinging high above a floor of 2,500 static tiles (inserted after it, so its
+/// handles are the same) moves bit for bit as it does alone: the step finds its joints through
+/// its bodies' own (`World::index_joints` when the bodies it visits are few) as it does by
+/// looking at every joint.
+#[test]
+fn a_chain_over_many_resting_tiles_moves_as_it_does_alone() {
+    let build = |tiles: bool| {
+        let mut world = World::new(WorldConfig::default());
+        let (_, links) = testbed::joints::chain(&mut world, Vector3::new(0.0, 30.0, 0.0), 12);
+        world
+            .body_mut(*links.last().expect("a link"))
+            .expect("the last link")
+            .set_linvel(Vector3::new(3.0, 0.0, 0.0))
+            .expect("a velocity");
+        if tiles {
+            for i in 0..50 {
+                for j in 0..50 {
+                    let at = Vector3::new(i as Real * 2.0 - 50.0, -0.5, j as Real * 2.0 - 50.0);
+                    world
+                        .insert(
+                            BodyDesc::fixed()
+                                .cuboid(Vector3::new(1.0, 0.5, 1.0))
+                                .position(at),
+                        )
+                        .expect("a tile");
+                }
+            }
+        }
+        (world, links)
+    };
+    let (mut alone, links) = build(false);
+    let (mut over_tiles, same) = build(true);
+    assert_eq!(links, same);
+    for _ in 0..240 {
+        alone.step();
+        over_tiles.step();
+    }
+    for &link in &links {
+        let (a, b) = (
+            alone.body(link).expect("a link"),
+            over_tiles.body(link).expect("a link"),
+        );
+        assert_eq!(a.pose(), b.pose());
+        assert_eq!(a.linvel(), b.linvel());
+    }
+}

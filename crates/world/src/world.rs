@@ -63,6 +63,9 @@ pub struct World {
     /// step's buffer).
     joined: Vec<(BodyHandle, BodyHandle)>,
     unconnected: Vec<(BodyHandle, BodyHandle)>,
+    /// Per joint, twice: (a body, the other body, the joint), sorted: a body's joints without
+    /// walking them all.
+    attached: Vec<(BodyHandle, BodyHandle, JointHandle)>,
     /// The joints whose bodies are both in the step's dense set (see `Collision`), in handle
     /// order, and their bodies' dense indices (a step's buffers).
     joint_list: Vec<JointHandle>,
@@ -102,6 +105,7 @@ impl World {
             joint_events: Vec::new(),
             joined: Vec::new(),
             unconnected: Vec::new(),
+            attached: Vec::new(),
             joint_list: Vec::new(),
             joint_indices: Vec::new(),
             active: Active::default(),
@@ -369,7 +373,7 @@ impl World {
                     &mut self.wake,
                     reuse,
                     &self.unconnected,
-                    &self.joined,
+                    &self.attached,
                 );
                 if sleep::wake_islands(
                     &mut self.bodies,
@@ -427,7 +431,7 @@ impl World {
                     &mut self.wake,
                     None,
                     &self.unconnected,
-                    &self.joined,
+                    &self.attached,
                 );
                 if self.config.response == Response::Reflect {
                     reflect::reflect(&mut self.bodies, &self.contacts);
@@ -561,20 +565,29 @@ impl World {
     pub(crate) fn joints_changed(&mut self) {
         self.joined.clear();
         self.unconnected.clear();
-        for joint in self.joints.values() {
+        self.attached.clear();
+        for (handle, joint) in &self.joints {
             let pair = ordered(joint.bodies);
             self.joined.push(pair);
             if !joint.collide_connected {
                 self.unconnected.push(pair);
             }
+            let [a, b] = joint.bodies;
+            self.attached.extend([(a, b, handle), (b, a, handle)]);
         }
         self.joined.sort_unstable();
         self.unconnected.sort_unstable();
+        self.attached.sort_unstable();
     }
 
     /// Adds a joint's pair to what is derived from the joints (sorted lists that keep one entry
     /// per joint, so that removing one of two joints on a pair keeps the other's).
-    pub(crate) fn link(&mut self, joint: &Joint) {
+    pub(crate) fn link(&mut self, handle: JointHandle, joint: &Joint) {
+        let [a, b] = joint.bodies;
+        for entry in [(a, b, handle), (b, a, handle)] {
+            let at = self.attached.partition_point(|e| *e <= entry);
+            self.attached.insert(at, entry);
+        }
         let pair = ordered(joint.bodies);
         let at = self.joined.partition_point(|p| *p <= pair);
         self.joined.insert(at, pair);
@@ -585,7 +598,13 @@ impl World {
     }
 
     /// Takes a removed joint's pair out of what is derived from the joints.
-    pub(crate) fn unlink(&mut self, joint: &Joint) {
+    pub(crate) fn unlink(&mut self, handle: JointHandle, joint: &Joint) {
+        let [a, b] = joint.bodies;
+        for entry in [(a, b, handle), (b, a, handle)] {
+            if let Ok(at) = self.attached.binary_search(&entry) {
+                self.attached.remove(at);
+            }
+        }
         let pair = ordered(joint.bodies);
         if let Ok(at) = self.joined.binary_search(&pair) {
             self.joined.remove(at);
@@ -600,34 +619,70 @@ impl World {
     /// The joints whose bodies are both in the step's dense set (every joint with a live
     /// body: the dense set holds the resting bodies jointed to live ones), in handle order,
     /// and their bodies' dense indices.
+    ///
+    /// When the dense set is a small part of the world, its bodies' joints are found through
+    /// `attached` (sleeping jointed bodies cost nothing); otherwise every joint is looked at.
     fn index_joints(&mut self) {
         let handles = &self.collision.handles;
         let index = |h: BodyHandle| handles.binary_search(&h).ok().map(|i| i as u32);
         self.joint_list.clear();
         self.joint_indices.clear();
-        for (handle, joint) in &self.joints {
-            if let (Some(i), Some(j)) = (index(joint.bodies[0]), index(joint.bodies[1])) {
-                self.joint_list.push(handle);
+        if self.joints.is_empty() {
+            return;
+        }
+        if 4 * handles.len() >= self.bodies.len() {
+            for (handle, joint) in &self.joints {
+                if let (Some(i), Some(j)) = (index(joint.bodies[0]), index(joint.bodies[1])) {
+                    self.joint_list.push(handle);
+                    self.joint_indices.push((i, j));
+                }
+            }
+            return;
+        }
+        for &body in handles {
+            let start = self.attached.partition_point(|e| e.0 < body);
+            let of_body = self.attached[start..].iter().take_while(|e| e.0 == body);
+            // Each joint from its lower body, if both are in the set.
+            self.joint_list.extend(
+                of_body
+                    .filter(|e| e.1 > body && index(e.1).is_some())
+                    .map(|e| e.2),
+            );
+        }
+        self.joint_list.sort_unstable();
+        for &handle in &self.joint_list {
+            let [a, b] = self.joints[handle].bodies;
+            if let (Some(i), Some(j)) = (index(a), index(b)) {
                 self.joint_indices.push((i, j));
             }
+        }
+        #[cfg(debug_assertions)]
+        {
+            let every: Vec<JointHandle> = (self.joints.iter())
+                .filter(|(_, j)| index(j.bodies[0]).is_some() && index(j.bodies[1]).is_some())
+                .map(|(h, _)| h)
+                .collect();
+            debug_assert_eq!(
+                every, self.joint_list,
+                "a joint of the dense set was missed"
+            );
         }
     }
 
     /// After the solve: every joint whose force or torque exceeded its threshold is removed
     /// and reported, in handle order.
+    ///
+    /// Only the joints of this step's dense set are looked at: another's force has not changed
+    /// since it was last solved (and looked at).
     fn break_joints(&mut self) {
         let broken = |j: &Joint| {
             j.break_force.is_some_and(|f| j.force.norm() > f)
                 || j.break_torque.is_some_and(|t| j.torque.norm() > t)
         };
-        if !self.joints.values().any(broken) {
-            return;
-        }
-        let gone: Vec<JointHandle> = self
-            .joints
-            .iter()
-            .filter(|(_, j)| broken(j))
-            .map(|(h, _)| h)
+        let joints = &self.joints;
+        let gone: Vec<JointHandle> = (self.joint_list.iter())
+            .copied()
+            .filter(|&h| joints.get(h).is_some_and(broken))
             .collect();
         for handle in gone {
             if let Some(joint) = self.remove_joint(handle) {

@@ -22,8 +22,8 @@ impl World {
             return Err(WorldError::UnknownBody);
         };
         let joint = desc.build(body_a, body_b)?;
-        self.link(&joint);
-        let handle = self.joints.insert(joint);
+        let handle = self.joints.insert(joint.clone());
+        self.link(handle, &joint);
         self.wake_joint_bodies([a, b]);
         Ok(handle)
     }
@@ -32,7 +32,7 @@ impl World {
     /// bodies wake.
     pub fn remove_joint(&mut self, handle: JointHandle) -> Option<Joint> {
         let joint = self.joints.remove(handle)?;
-        self.unlink(&joint);
+        self.unlink(handle, &joint);
         self.wake_joint_bodies(joint.bodies);
         Some(joint)
     }

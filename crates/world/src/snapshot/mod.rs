@@ -386,6 +386,21 @@ impl World {
                 }));
             }
             check_joint(&field, joint)?;
+            // A step removes a joint loaded past its threshold before it ends, so no world a
+            // step makes holds one (and one that slept so would break only when it woke).
+            let past = |limit: Option<Real>, load: Real| limit.is_some_and(|l| load > l);
+            for (name, limit, load) in [
+                ("force", joint.break_force, joint.force.norm()),
+                ("torque", joint.break_torque, joint.torque.norm()),
+            ] {
+                if past(limit, load) {
+                    return Err(SnapshotError::Invalid(WorldError::OutOfRange {
+                        field: format!("{field}.{name}"),
+                        value: load,
+                        range: format!("at most the joint's break {name}"),
+                    }));
+                }
+            }
         }
         for (body, state) in snapshot.bodies.values_mut().zip(&snapshot.sleep) {
             body.mass_properties = BodyMass::derive(body.kind, body.mass, &body.collider);

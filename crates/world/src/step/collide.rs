@@ -13,6 +13,7 @@ use super::seams;
 use super::sleep::is_awake_movable;
 use crate::body::{BodyHandle, BodyKind, RigidBody};
 use crate::contact::{ContactPair, KeptContact};
+use crate::joint::JointHandle;
 use arrayvec::ArrayVec;
 use collide::Contact;
 use collide::broad::RowSweep;
@@ -254,7 +255,7 @@ impl Collision {
     /// (sorted by pair), which pairs that moved less than `distance` reuse, and is replaced by
     /// this run's: one per pair with a contact (reused or computed). The pairs of `skipped`
     /// (sorted, lower handle first: jointed bodies that do not collide) are never tested;
-    /// `joined` (sorted likewise) are every jointed pair.
+    /// `attached` lists each joint twice, as (a body, the other, the joint), sorted.
     #[allow(clippy::too_many_arguments)]
     pub(crate) fn run(
         &mut self,
@@ -265,14 +266,14 @@ impl Collision {
         wake: &mut Vec<BodyHandle>,
         reuse: Option<(Real, &mut Vec<KeptContact>)>,
         skipped: &[(BodyHandle, BodyHandle)],
-        joined: &[(BodyHandle, BodyHandle)],
+        attached: &[(BodyHandle, BodyHandle, JointHandle)],
     ) {
         self.speculative = speculative.is_some();
         if let Some((margin, dt)) = speculative {
             self.half_margin = 0.5 * margin;
             self.dt = dt;
         }
-        self.make_dense(bodies, active, joined, speculative);
+        self.make_dense(bodies, active, attached, speculative);
         self.index_skipped(skipped);
         self.broad_phase();
         #[cfg(debug_assertions)]
@@ -336,7 +337,7 @@ impl Collision {
         &mut self,
         bodies: &SlotMap<BodyHandle, RigidBody>,
         active: &Active,
-        joined: &[(BodyHandle, BodyHandle)],
+        attached: &[(BodyHandle, BodyHandle, JointHandle)],
         speculative: Option<(Real, Real)>,
     ) {
         let resting = active.resting();
@@ -366,11 +367,11 @@ impl Collision {
                 });
             }
             let rests = |h: BodyHandle| resting.contains(slot_of(h));
-            for &(a, b) in joined {
-                match (rests(a), rests(b)) {
-                    (true, false) => partners.push(a),
-                    (false, true) => partners.push(b),
-                    _ => {}
+            if !attached.is_empty() {
+                for &body in active.live() {
+                    let start = attached.partition_point(|e| e.0 < body);
+                    let of_body = attached[start..].iter().take_while(|e| e.0 == body);
+                    partners.extend(of_body.filter(|e| rests(e.1)).map(|e| e.1));
                 }
             }
         }
