@@ -20,6 +20,7 @@
 //! the boxes present, never on how they were inserted; the order of the reports does, so
 //! callers sort what they collect.
 
+use crate::ray::ray_aabb;
 use geom::{Aabb, Point3, Ray, Real};
 
 /// Items per leaf at most.
@@ -126,15 +127,15 @@ impl Level {
         }
     }
 
-    /// Calls `found` with the id of every live item whose box meets `aabb`. A node's children
-    /// are tested before they are kept to visit, so that only nodes that meet the box are
-    /// visited.
+    /// Calls `each` with the id of every live item whose box `meets` accepts, visiting only
+    /// the nodes whose boxes it accepts (a node's children are tested before they are kept to
+    /// visit). `meets` must accept a node's box whenever it accepts a box inside it.
     #[inline]
-    fn query(&self, aabb: &Aabb, found: &mut impl FnMut(u32)) {
+    fn walk(&self, meets: impl Fn(&Aabb) -> bool, mut each: impl FnMut(u32)) {
         let Some(root) = self.nodes.first() else {
             return;
         };
-        if !root.aabb.intersects(aabb) {
+        if !meets(&root.aabb) {
             return;
         }
         let mut stack = [0u32; STACK];
@@ -145,15 +146,15 @@ impl Level {
             let start = node.start as usize;
             if node.count == 0 {
                 for child in [node.start, node.start + 1] {
-                    if self.nodes[child as usize].aabb.intersects(aabb) {
+                    if meets(&self.nodes[child as usize].aabb) {
                         stack[top] = child;
                         top += 1;
                     }
                 }
             } else {
                 for item in &self.items[start..start + node.count as usize] {
-                    if item.id != DEAD && item.aabb.intersects(aabb) {
-                        found(item.id);
+                    if item.id != DEAD && meets(&item.aabb) {
+                        each(item.id);
                     }
                 }
             }
@@ -161,28 +162,10 @@ impl Level {
     }
 }
 
-/// Whether `ray` enters `aabb` at a time in `[0, limit]` (a slab test; an axis the ray runs
-/// along only checks the origin is within the slab, as `ray_aabb` does).
+/// Whether `ray` enters `aabb` at a time in `[0, limit]`.
 #[inline]
 fn reaches(ray: &Ray, aabb: &Aabb, limit: Real) -> bool {
-    let (mut enter, mut exit): (Real, Real) = (0.0, limit);
-    for axis in 0..3 {
-        let (o, d) = (ray.origin[axis], ray.dir[axis]);
-        if d == 0.0 {
-            if o < aabb.mins[axis] || o > aabb.maxs[axis] {
-                return false;
-            }
-            continue;
-        }
-        let inverse = 1.0 / d;
-        let (a, b) = (
-            (aabb.mins[axis] - o) * inverse,
-            (aabb.maxs[axis] - o) * inverse,
-        );
-        enter = enter.max(a.min(b));
-        exit = exit.min(a.max(b));
-    }
-    enter <= exit
+    ray_aabb(ray, aabb, limit).is_some()
 }
 
 /// A cast's bound, loosened by a relative 1e-4 and 1e-4 m so that rounding in the slab test
@@ -190,39 +173,6 @@ fn reaches(ray: &Ray, aabb: &Aabb, limit: Real) -> bool {
 #[inline]
 fn loose(limit: Real) -> Real {
     limit + limit.abs() * 1e-4 + 1e-4
-}
-
-impl Level {
-    /// [`RestingTree::cast`] over this hierarchy.
-    fn cast(&self, ray: &Ray, limit: &mut Real, hit: &mut impl FnMut(u32, Real) -> Real) {
-        let Some(root) = self.nodes.first() else {
-            return;
-        };
-        if !reaches(ray, &root.aabb, loose(*limit)) {
-            return;
-        }
-        let mut stack = [0u32; STACK];
-        let mut top = 1;
-        while top > 0 {
-            top -= 1;
-            let node = &self.nodes[stack[top] as usize];
-            if !reaches(ray, &node.aabb, loose(*limit)) {
-                continue;
-            }
-            let start = node.start as usize;
-            if node.count == 0 {
-                stack[top] = node.start;
-                stack[top + 1] = node.start + 1;
-                top += 2;
-            } else {
-                for item in &self.items[start..start + node.count as usize] {
-                    if item.id != DEAD && reaches(ray, &item.aabb, loose(*limit)) {
-                        *limit = hit(item.id, *limit);
-                    }
-                }
-            }
-        }
-    }
 }
 
 /// Where an id's box is.
@@ -398,7 +348,12 @@ impl RestingTree {
     pub fn cast(&self, ray: &Ray, max_toi: Real, mut hit: impl FnMut(u32, Real) -> Real) {
         let mut limit = max_toi;
         for level in &self.levels {
-            level.cast(ray, &mut limit, &mut hit);
+            let bound = std::cell::Cell::new(limit);
+            level.walk(
+                |b| reaches(ray, b, loose(bound.get())),
+                |id| bound.set(hit(id, bound.get())),
+            );
+            limit = bound.get();
         }
         for item in &self.waiting {
             if reaches(ray, &item.aabb, loose(limit)) {
@@ -414,7 +369,7 @@ impl RestingTree {
     /// once, in no particular order.
     pub fn query(&self, aabb: &Aabb, mut found: impl FnMut(u32)) {
         for level in &self.levels {
-            level.query(aabb, &mut found);
+            level.walk(|b| b.intersects(aabb), &mut found);
         }
         for item in self.waiting.iter().chain(&self.odd) {
             if item.aabb.intersects(aabb) {
