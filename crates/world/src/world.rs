@@ -340,13 +340,17 @@ impl World {
     /// Advances one fixed step of `dt`.
     ///
     /// With the solver (`Response::Solver`), the stages are:
-    /// 1. collision detection (`step/collide.rs`): world volumes and AABBs grown for
-    ///    speculative contacts, the broad phase, the staged narrow phase (contacts within the
-    ///    margin included);
+    /// 0. the bodies changed since the last step looked at again (`step/active.rs`): those
+    ///    that move are *live*, static and sleeping ones rest in the broad phase's tree;
+    /// 1. collision detection (`step/collide.rs`) over the live bodies and the resting ones
+    ///    they meet: world volumes and AABBs grown for speculative contacts, the broad phase,
+    ///    the staged narrow phase (contacts within the margin included, those through the
+    ///    seams of flush static boxes dropped: `step/seams.rs`);
     /// 2. the soft step (`response/solver/`): constraints prepared and warm started
     ///    from the persistent contact set, then per substep gravity, warm start, a soft
     ///    iteration, positions, a relax iteration; restitution; the impulses stored;
-    /// 3. contact events from the change in touching pairs, and the step counter.
+    /// 3. sleep, joints past their break thresholds, contact events from the change in
+    ///    touching pairs, and the step counter; bodies that came to rest go to the tree.
     ///
     /// With `Response::Reflect` (and `None`): gravity into velocities, collision detection
     /// without margin, the reflection (`response/reflect.rs`), velocities into poses

@@ -196,8 +196,8 @@ impl Made {
 /// A step's *dense set* is its live bodies ([`Active`]: awake, kinematic or disturbed), the
 /// resting bodies (static or asleep) whose boxes meet a live one's, and the resting bodies
 /// jointed to a live one: every body a pair tested this step can have, and no other, so that
-/// nothing here costs in proportion to the bodies that rest. Index `i` of `handles`, `posed`,
-/// `aabbs`, `moving` and the other per-body vectors is the `i`-th body of the dense set in
+/// nothing here costs in proportion to the bodies that rest. Index `i` of `handles` and of
+/// the dense set's columns (`dense`, `posed`, `motion`, `flags`) is the `i`-th body of it in
 /// handle order (its *dense index*), so that pairs sorted by index are sorted by handle.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Collision {
