@@ -351,25 +351,12 @@ fn joint_grid(root: &Path, out: &mut String) {
         "| engine | mean step | / rapier3d | target | met | largest anchor gap | lowest ball |"
     );
     let _ = writeln!(out, "|---|---:|---:|---:|:-:|---:|---:|");
-    let quality =
-        std::fs::read_to_string(root.join("steadiness").join("joint_grid")).unwrap_or_default();
     let measured = |id: &str| -> [String; 2] {
-        quality
-            .lines()
-            .map(|line| line.split('\t').collect::<Vec<_>>())
-            .find(|f| f.len() == 3 && f[0] == id)
-            .map_or_else(
-                || ["-".into(), "-".into()],
-                |f| {
-                    let gap = f[1]
-                        .parse::<f64>()
-                        .map_or("-".into(), |m| format!("{:.1} mm", 1e3 * m));
-                    let low = f[2]
-                        .parse::<f64>()
-                        .map_or("-".into(), |m| format!("{m:.3} m"));
-                    [gap, low]
-                },
-            )
+        let fields = steadiness_fields(root, "joint_grid", id, 2);
+        let gap = (fields.first())
+            .and_then(|v| v.parse::<f64>().ok())
+            .map_or("-".into(), |m| format!("{:.1} mm", 1e3 * m));
+        [gap, metres(&fields, 1)]
     };
     let rows = [
         (
@@ -427,21 +414,10 @@ fn steady_scenes(root: &Path, out: &mut String) {
         "| engine | mean step | / rapier3d | / rapier3d, fresh contacts | target | met | lean at 5 s | lean at 10 s | fallen |"
     );
     let _ = writeln!(out, "|---|---:|---:|---:|---:|:-:|---:|---:|---:|");
-    let steadiness =
-        std::fs::read_to_string(root.join("steadiness").join("keva_tower")).unwrap_or_default();
     let steady = |id: &str| -> [String; 3] {
-        steadiness
-            .lines()
-            .map(|line| line.split('\t').collect::<Vec<_>>())
-            .find(|fields| fields.len() == 4 && fields[0] == id)
-            .map_or_else(
-                || ["-".into(), "-".into(), "-".into()],
-                |f| {
-                    let metres =
-                        |x: &str| x.parse::<f64>().map_or("-".into(), |m| format!("{m:.3} m"));
-                    [metres(f[1]), metres(f[2]), f[3].to_owned()]
-                },
-            )
+        let fields = steadiness_fields(root, "keva_tower", id, 3);
+        let fallen = fields.get(2).cloned().unwrap_or_else(|| "-".into());
+        [metres(&fields, 0), metres(&fields, 1), fallen]
     };
     let rows = [
         ("minirigid, 4 substeps", "minirigid_4_substeps", Some(0.7)),
@@ -481,7 +457,18 @@ fn displacement_fields(root: &Path, name: &str) -> Vec<String> {
         .unwrap_or_default()
 }
 
-/// Field `k` of [`displacement_fields`] as metres, `-` when absent.
+/// The fields after `id` in its row of the steadiness file `name` (a bench's setup writes one
+/// tab-separated row per engine), when the row has `count` of them; none otherwise.
+fn steadiness_fields(root: &Path, name: &str, id: &str, count: usize) -> Vec<String> {
+    let text = std::fs::read_to_string(root.join("steadiness").join(name)).unwrap_or_default();
+    text.lines()
+        .map(|line| line.split('\t').collect::<Vec<_>>())
+        .find(|fields| fields.len() == count + 1 && fields[0] == id)
+        .map(|fields| fields[1..].iter().map(|f| (*f).to_owned()).collect())
+        .unwrap_or_default()
+}
+
+/// Field `k` of a row's fields as metres, `-` when absent.
 fn metres(fields: &[String], k: usize) -> String {
     fields
         .get(k)

@@ -71,12 +71,7 @@ fn scenes() -> Vec<Scene> {
             build: Box::new(|| box3d(many_pyramids(14, 14, 10).0)),
             before_step: None,
         },
-        Scene {
-            name: "large_world".into(),
-            steps: 500,
-            build: Box::new(|| box3d(large_world(1000))),
-            before_step: large_world_scene(String::new(), 1000).before_step,
-        },
+        large_world_scene("large_world".into(), 1000),
         Scene {
             name: "joint_grid".into(),
             steps: 100,

@@ -11,10 +11,10 @@
 //! in proportion to what changed, never to the number of bodies. The set is derived state:
 //! never saved, rebuilt from the bodies after a restore.
 
+use super::merge_sorted;
 use super::seams::Seams;
 use crate::body::{BodyHandle, BodyKind, RigidBody};
 use collide::broad::RestingTree;
-use collide::staged::Posed;
 use geom::{Aabb, Real};
 use slotmap::{Key, SlotMap};
 
@@ -31,13 +31,13 @@ pub(crate) fn rests(body: &RigidBody) -> bool {
 }
 
 /// A resting body's box as the collision stage computes it for a body that does not move: its
-/// collider's world AABB grown by `grow` (half the speculative margin) all round. (A static
+/// collider's world AABB (`RigidBody::world_aabb`, the AABB of the volume the stage poses)
+/// grown by `grow` (half the speculative margin) all round. (A static
 /// body moves with no velocity; a sleeping one has none: a snapshot with a sleeping body
 /// that moves is refused.)
 #[inline]
 pub(crate) fn resting_box(body: &RigidBody, grow: Real) -> Aabb {
-    let pose = body.collider.world_pose(&body.pose);
-    Posed::new(&body.collider.shape, &pose).aabb.loosened(grow)
+    body.world_aabb().loosened(grow)
 }
 
 /// The live bodies and the resting ones' boxes; see the module documentation.
@@ -62,8 +62,9 @@ pub(crate) struct Active {
     /// Whether a static body joined the live list since the last settle (it rests again once
     /// it is no longer disturbed).
     live_static: bool,
-    /// A buffer.
+    /// Buffers.
     scratch: Vec<BodyHandle>,
+    merged: Vec<BodyHandle>,
 }
 
 impl Default for Active {
@@ -80,6 +81,7 @@ impl Default for Active {
             stale: true,
             live_static: false,
             scratch: Vec::new(),
+            merged: Vec::new(),
         }
     }
 }
@@ -170,7 +172,7 @@ impl Active {
         self.live.retain(|&h| {
             pending.binary_search(&h).is_err() || bodies.get(h).is_some_and(|b| !rests(b))
         });
-        merge_into(&mut self.live, &joining);
+        merge_sorted(&mut self.live, &joining, &mut self.merged);
         pending.clear();
         self.pending = pending;
         self.scratch = joining;
@@ -192,7 +194,7 @@ impl Active {
         for &handle in &joining {
             self.unrest(handle);
         }
-        merge_into(&mut self.live, &joining);
+        merge_sorted(&mut self.live, &joining, &mut self.merged);
         self.scratch = joining;
     }
 
@@ -263,28 +265,4 @@ impl Active {
             self.sleepers -= 1;
         }
     }
-}
-
-/// Merges the sorted `more` into the sorted `list` (no handle in both).
-fn merge_into(list: &mut Vec<BodyHandle>, more: &[BodyHandle]) {
-    if more.is_empty() {
-        return;
-    }
-    if list.last().is_none_or(|last| *last < more[0]) {
-        list.extend_from_slice(more);
-        return;
-    }
-    let old = std::mem::take(list);
-    list.reserve(old.len() + more.len());
-    let mut more = more.iter().copied().peekable();
-    for h in old {
-        while let Some(m) = more.next_if(|&m| m < h) {
-            list.push(m);
-        }
-        if more.peek() == Some(&h) {
-            more.next();
-        }
-        list.push(h);
-    }
-    list.extend(more);
 }

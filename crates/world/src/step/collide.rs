@@ -9,6 +9,7 @@
 //! carried with the bodies (`KeptContact`), and skips the narrow phase.
 
 use super::active::{Active, slot_of};
+use super::merge_sorted;
 use super::seams;
 use super::sleep::is_awake_movable;
 use crate::body::{BodyHandle, BodyKind, RigidBody};
@@ -60,21 +61,6 @@ fn add_counts(total: &mut StageCounts, more: &StageCounts) {
     total.rejected_by_aabb += more.rejected_by_aabb;
     total.rejected_by_exact += more.rejected_by_exact;
     total.touching += more.touching;
-}
-
-/// Merges the sorted `more` into the sorted `pairs` (`scratch` a buffer).
-fn merge_sorted(pairs: &mut Vec<(u32, u32)>, more: &[(u32, u32)], scratch: &mut Vec<(u32, u32)>) {
-    scratch.clear();
-    scratch.reserve(pairs.len() + more.len());
-    let mut more = more.iter().copied().peekable();
-    for &pair in pairs.iter() {
-        while let Some(m) = more.next_if(|&m| m < pair) {
-            scratch.push(m);
-        }
-        scratch.push(pair);
-    }
-    scratch.extend(more);
-    std::mem::swap(pairs, scratch);
 }
 
 /// One body's entry in a step's dense set (see [`Collision`]), kept in four columns: what

@@ -171,14 +171,14 @@ impl Seams {
 
     /// Puts `body` in the tree if it is a static box; its AABB.
     fn place(&mut self, handle: BodyHandle, body: &RigidBody) -> Option<Aabb> {
-        let (half, pose) = static_box(body)?;
+        static_box(body)?;
         let slot = slot_of(handle) as usize;
         if self.boxes.len() <= slot {
             self.boxes.resize(slot + 1, None);
             self.covered.resize(slot + 1, 0);
             self.handles.resize(slot + 1, BodyHandle::null());
         }
-        let aabb = Shape::Cuboid { half_extents: half }.aabb(&pose);
+        let aabb = body.world_aabb();
         self.boxes[slot] = Some(aabb);
         self.covered[slot] = 0;
         self.handles[slot] = handle;
