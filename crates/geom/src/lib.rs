@@ -9,6 +9,7 @@
 //! Nothing here allocates on a hot path; fitting volumes to point clouds does.
 
 mod aabb;
+mod bvh;
 pub mod d2;
 mod error;
 mod fit;
@@ -23,6 +24,7 @@ pub mod validate;
 pub use nalgebra as na;
 
 pub use aabb::Aabb;
+pub use bvh::{Bvh, BvhItem};
 pub use error::GeomError;
 pub use mass::MassProperties;
 pub use obb::Obb;

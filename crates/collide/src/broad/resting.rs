@@ -2,9 +2,8 @@
 //! few bounding volume hierarchies, so that a step costs nothing for them but the queries of
 //! the bodies that move.
 //!
-//! Each hierarchy is built once, top down (the items split at the median of their centres
-//! along the longest axis of those centres, ties broken by id, up to [`LEAF`] items a leaf),
-//! and never changed but for removals, which only mark an item dead. Boxes come and go in
+//! Each hierarchy is a [`geom::Bvh`], built once, top down, and never changed but for
+//! removals, which only mark an item dead. Boxes come and go in
 //! batches (a level loaded, a pile falling asleep, a body woken), so the set is kept as
 //! Bentley and Saxe's logarithmic method keeps a static structure dynamic: new boxes wait in a
 //! short list until [`RestingTree::settle`], which builds them into a hierarchy of their own;
@@ -21,40 +20,18 @@
 //! callers sort what they collect.
 
 use crate::ray::ray_aabb;
-use geom::{Aabb, Point3, Ray, Real};
+use geom::{Aabb, Bvh, BvhItem as Item, Point3, Ray, Real};
 
-/// Items per leaf at most.
-const LEAF: usize = 4;
 /// New boxes beyond this many are built into a hierarchy at [`RestingTree::settle`]; fewer
 /// wait in the short list.
 const WAITING: usize = 8;
 /// An id no item has: a dead item's.
-const DEAD: u32 = u32::MAX;
-/// Nodes a query keeps to visit at most: a hierarchy of median splits over fewer than 2^32
-/// items is at most 32 levels deep, and a query keeps at most one node per level waiting.
-const STACK: usize = 64;
+const DEAD: u32 = Bvh::DEAD;
 
-/// One box in a hierarchy.
-#[derive(Debug, Clone, Copy)]
-struct Item {
-    aabb: Aabb,
-    id: u32,
-}
-
-/// A node: a leaf holds `items[start..start + count]`; an inner node (`count == 0`) has its
-/// children at `start` and `start + 1`.
-#[derive(Debug, Clone, Copy)]
-struct Node {
-    aabb: Aabb,
-    start: u32,
-    count: u32,
-}
-
-/// One hierarchy and its items, in leaf order.
+/// One hierarchy and how many of its items are dead.
 #[derive(Debug, Clone, Default)]
 struct Level {
-    nodes: Vec<Node>,
-    items: Vec<Item>,
+    bvh: Bvh,
     dead: usize,
     /// Built or moved since the places of its items were last written.
     moved: bool,
@@ -62,102 +39,15 @@ struct Level {
 
 impl Level {
     fn live(&self) -> usize {
-        self.items.len() - self.dead
+        self.bvh.items().len() - self.dead
     }
 
     /// A hierarchy over `items` (all finite).
-    fn build(mut items: Vec<Item>) -> Self {
-        let mut nodes = Vec::with_capacity(2 * items.len().div_ceil(LEAF));
-        if !items.is_empty() {
-            nodes.push(Node {
-                aabb: items[0].aabb,
-                start: 0,
-                count: 0,
-            });
-        }
-        let mut stack = vec![(0usize, 0usize, items.len())];
-        while let Some((node, start, end)) = stack.pop() {
-            let slice = &mut items[start..end];
-            let aabb = slice
-                .iter()
-                .skip(1)
-                .fold(slice[0].aabb, |b, item| b.merged(&item.aabb));
-            if slice.len() <= LEAF {
-                nodes[node] = Node {
-                    aabb,
-                    start: start as u32,
-                    count: slice.len() as u32,
-                };
-                continue;
-            }
-            let centre = |item: &Item, axis: usize| item.aabb.mins[axis] + item.aabb.maxs[axis];
-            let (mut low, mut high) = ([Real::INFINITY; 3], [Real::NEG_INFINITY; 3]);
-            for item in slice.iter() {
-                for axis in 0..3 {
-                    low[axis] = low[axis].min(centre(item, axis));
-                    high[axis] = high[axis].max(centre(item, axis));
-                }
-            }
-            let spread = |axis: usize| high[axis] - low[axis];
-            let axis = (0..3)
-                .reduce(|a, b| if spread(b) > spread(a) { b } else { a })
-                .unwrap_or(0);
-            let mid = slice.len() / 2;
-            slice.select_nth_unstable_by(mid, |a, b| {
-                centre(a, axis)
-                    .total_cmp(&centre(b, axis))
-                    .then(a.id.cmp(&b.id))
-            });
-            let left = nodes.len();
-            nodes.push(nodes[node]);
-            nodes.push(nodes[node]);
-            nodes[node] = Node {
-                aabb,
-                start: left as u32,
-                count: 0,
-            };
-            stack.push((left, start, start + mid));
-            stack.push((left + 1, start + mid, end));
-        }
+    fn build(items: Vec<Item>) -> Self {
         Self {
-            nodes,
-            items,
+            bvh: Bvh::build(items),
             dead: 0,
             moved: true,
-        }
-    }
-
-    /// Calls `each` with the id of every live item whose box `meets` accepts, visiting only
-    /// the nodes whose boxes it accepts (a node's children are tested before they are kept to
-    /// visit). `meets` must accept a node's box whenever it accepts a box inside it.
-    #[inline]
-    fn walk(&self, meets: impl Fn(&Aabb) -> bool, mut each: impl FnMut(u32)) {
-        let Some(root) = self.nodes.first() else {
-            return;
-        };
-        if !meets(&root.aabb) {
-            return;
-        }
-        let mut stack = [0u32; STACK];
-        let mut top = 1;
-        while top > 0 {
-            top -= 1;
-            let node = &self.nodes[stack[top] as usize];
-            let start = node.start as usize;
-            if node.count == 0 {
-                for child in [node.start, node.start + 1] {
-                    if meets(&self.nodes[child as usize].aabb) {
-                        stack[top] = child;
-                        top += 1;
-                    }
-                }
-            } else {
-                for item in &self.items[start..start + node.count as usize] {
-                    if item.id != DEAD && meets(&item.aabb) {
-                        each(item.id);
-                    }
-                }
-            }
         }
     }
 }
@@ -273,7 +163,7 @@ impl RestingTree {
             }
             Place::Level(level, at) => {
                 let level = &mut self.levels[level as usize];
-                level.items[at as usize].id = DEAD;
+                level.bvh.kill(at as usize);
                 level.dead += 1;
             }
             Place::Odd => self.odd.retain(|other| other.id != id),
@@ -317,7 +207,7 @@ impl RestingTree {
         for (l, level) in self.levels.iter_mut().enumerate() {
             if level.moved {
                 level.moved = false;
-                for (at, item) in level.items.iter().enumerate() {
+                for (at, item) in level.bvh.items().iter().enumerate() {
                     if item.id != DEAD {
                         self.places[item.id as usize] = Place::Level(l as u32, at as u32);
                     }
@@ -329,7 +219,7 @@ impl RestingTree {
     /// Calls `each` with the id of every box in the set, in no particular order.
     pub fn for_each_id(&self, mut each: impl FnMut(u32)) {
         for level in &self.levels {
-            for item in &level.items {
+            for item in level.bvh.items() {
                 if item.id != DEAD {
                     each(item.id);
                 }
@@ -349,7 +239,7 @@ impl RestingTree {
         let mut limit = max_toi;
         for level in &self.levels {
             let bound = std::cell::Cell::new(limit);
-            level.walk(
+            level.bvh.walk(
                 |b| reaches(ray, b, loose(bound.get())),
                 |id| bound.set(hit(id, bound.get())),
             );
@@ -369,7 +259,7 @@ impl RestingTree {
     /// once, in no particular order.
     pub fn query(&self, aabb: &Aabb, mut found: impl FnMut(u32)) {
         for level in &self.levels {
-            level.walk(|b| b.intersects(aabb), &mut found);
+            level.bvh.walk(|b| b.intersects(aabb), &mut found);
         }
         for item in self.waiting.iter().chain(&self.odd) {
             if item.aabb.intersects(aabb) {
@@ -382,7 +272,8 @@ impl RestingTree {
 /// A level's live items.
 fn live_items(level: &Level) -> Vec<Item> {
     level
-        .items
+        .bvh
+        .items()
         .iter()
         .filter(|item| item.id != DEAD)
         .copied()
