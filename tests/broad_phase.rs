@@ -3,7 +3,7 @@
 //! a step's pairs are checked against a sweep of every body in debug builds (every test here
 //! steps such worlds).
 
-use minirigid::collide::{RayHit, ray_obb, ray_sphere};
+use minirigid::collide::{RayHit, ray_volume};
 use minirigid::prelude::*;
 use testbed::SplitMix;
 
@@ -61,10 +61,7 @@ fn scan_ray(world: &World, ray: &Ray, max_toi: Real) -> Option<(BodyHandle, RayH
     let mut best: Option<(BodyHandle, RayHit)> = None;
     for (handle, body) in world.bodies() {
         let pose = world.collider_pose(handle).expect("a body");
-        let hit = match body.collider().shape.world(&pose) {
-            Volume::Obb(obb) => ray_obb(ray, &obb, max_toi),
-            Volume::Sphere(sphere) => ray_sphere(ray, &sphere, max_toi),
-        };
+        let hit = ray_volume(ray, &body.collider().shape.world(&pose), max_toi);
         if let Some(hit) = hit
             && best.is_none_or(|(_, b)| hit.toi < b.toi)
         {

@@ -7,8 +7,9 @@ use super::stage::{Advance, Pacing, Stage};
 use super::{Options, color, vec3};
 use kiss3d::prelude::*;
 use minirigid::prelude::{
-    BodyHandle, BodyKind, Point3, Ray, Real, RigidBody, Vector3, VisualShape, World,
+    BodyHandle, BodyKind, Isometry3, Point3, Ray, Real, Shape, Surface, Vector3, VisualShape, World,
 };
+
 use std::path::Path;
 
 /// Sleeping bodies are drawn at this fraction of their colour.
@@ -53,6 +54,8 @@ pub struct Bodies {
     balls: Instanced,
     /// Each distinct vertex list of a mesh visual, drawn as its convex hull.
     meshes: Vec<(Vec<Point3>, Instanced)>,
+    /// Each distinct triangle mesh or heightfield collider (by its digest), drawn as it is.
+    surfaces: Vec<(u64, Instanced)>,
     /// Whether static bodies are drawn (walls and floors can hide the scene).
     pub draw_static: bool,
 }
@@ -66,6 +69,7 @@ impl Bodies {
             // grow with the triangles it bins (about 0.3 MB a ball under llvmpipe at 50 x 50).
             balls: Instanced::new(scene.add_sphere_with_subdiv(1.0, 24, 16)),
             meshes: Vec::new(),
+            surfaces: Vec::new(),
             draw_static: true,
         }
     }
@@ -77,10 +81,44 @@ impl Bodies {
                 continue;
             }
             let visual = body.visual();
-            let (target, scale) = match &visual.shape {
-                VisualShape::Cuboid { half_extents } => (&mut self.cubes, vec3(half_extents) * 2.0),
-                VisualShape::Ball { radius } => (&mut self.balls, Vec3::splat(*radius)),
-                VisualShape::Mesh { vertices } => {
+            let shade = if body.is_sleeping() {
+                SLEEPING_SHADE
+            } else {
+                1.0
+            };
+            let rgb = visual.color.map(|c| c * shade);
+            let (target, scale) = match (&visual.shape, &body.collider().shape) {
+                (
+                    VisualShape::Collider,
+                    shape @ (Shape::TriMesh { .. } | Shape::HeightField { .. }),
+                ) => {
+                    let (digest, triangles) = surface_triangles(shape);
+                    let at = match self.surfaces.iter().position(|(d, _)| *d == digest) {
+                        Some(at) => at,
+                        None => {
+                            let node = triangles_node(scene, &triangles);
+                            self.surfaces.push((digest, Instanced::new(node)));
+                            self.surfaces.len() - 1
+                        }
+                    };
+                    let pose = body.collider().world_pose(body.pose());
+                    self.surfaces[at]
+                        .1
+                        .instances
+                        .push(instance_at(&pose, Vec3::ONE, color(rgb)));
+                    continue;
+                }
+                (VisualShape::Collider, Shape::Cuboid { half_extents }) => {
+                    (&mut self.cubes, vec3(half_extents) * 2.0)
+                }
+                (VisualShape::Collider, Shape::Ball { radius }) => {
+                    (&mut self.balls, Vec3::splat(*radius))
+                }
+                (VisualShape::Cuboid { half_extents }, _) => {
+                    (&mut self.cubes, vec3(half_extents) * 2.0)
+                }
+                (VisualShape::Ball { radius }, _) => (&mut self.balls, Vec3::splat(*radius)),
+                (VisualShape::Mesh { vertices }, _) => {
                     let at = match self.meshes.iter().position(|(v, _)| v == vertices) {
                         Some(at) => at,
                         None => {
@@ -94,25 +132,23 @@ impl Bodies {
                     (&mut self.meshes[at].1, Vec3::ONE)
                 }
             };
-            let shade = if body.is_sleeping() {
-                SLEEPING_SHADE
-            } else {
-                1.0
-            };
-            let rgb = visual.color.map(|c| c * shade);
-            target.instances.push(instance(body, scale, color(rgb)));
+            target
+                .instances
+                .push(instance_at(body.pose(), scale, color(rgb)));
         }
         self.cubes.flush(eye);
         self.balls.flush(eye);
         for (_, mesh) in &mut self.meshes {
             mesh.flush(eye);
         }
+        for (_, surface) in &mut self.surfaces {
+            surface.flush(eye);
+        }
     }
 }
 
-/// A body's pose as an instance: `deformation = R diag(scale)`, `position` its origin.
-fn instance(body: &RigidBody, scale: Vec3, color: Color) -> InstanceData3d {
-    let pose = body.pose();
+/// A pose as an instance: `deformation = R diag(scale)`, `position` its origin.
+fn instance_at(pose: &Isometry3, scale: Vec3, color: Color) -> InstanceData3d {
     let rotation = Mat3::from_quat(Quat::from(pose.rotation));
     InstanceData3d {
         position: vec3(&pose.translation.vector),
@@ -120,6 +156,39 @@ fn instance(body: &RigidBody, scale: Vec3, color: Color) -> InstanceData3d {
         color,
         ..Default::default()
     }
+}
+
+/// A surface collider's digest and its triangles' corners (collider frame).
+fn surface_triangles(shape: &Shape) -> (u64, Vec<[Point3; 3]>) {
+    match shape {
+        Shape::TriMesh { mesh } => (
+            mesh.digest(),
+            (0..mesh.triangles().len() as u32)
+                .map(|t| mesh.triangle(t).vertices)
+                .collect(),
+        ),
+        Shape::HeightField { field } => {
+            let count = 2 * (field.rows() - 1) * (field.columns() - 1);
+            (
+                field.digest(),
+                (0..count).map(|t| field.triangle(t).vertices).collect(),
+            )
+        }
+        Shape::Cuboid { .. } | Shape::Ball { .. } => (0, Vec::new()),
+    }
+}
+
+/// Triangles as a flat-shaded node, each with its own three vertices.
+fn triangles_node(scene: &mut SceneNode3d, triangles: &[[Point3; 3]]) -> SceneNode3d {
+    let coords: Vec<Vec3> = triangles
+        .iter()
+        .flat_map(|t| t.map(|p| vec3(&p.coords)))
+        .collect();
+    let faces = (0..triangles.len() as u32)
+        .map(|t| [3 * t, 3 * t + 1, 3 * t + 2])
+        .collect();
+    let mesh = GpuMesh3d::new(coords, faces, None, None, false);
+    scene.add_mesh(std::rc::Rc::new(std::cell::RefCell::new(mesh)), Vec3::ONE)
 }
 
 /// The convex hull of a mesh visual's vertices (body frame) as a node, flat-shaded: each

@@ -5,6 +5,7 @@ use crate::contact::Contact;
 use crate::pair::box_box::{obb_obb_contact, obb_obb_contact_within, obb_obb_intersects};
 use crate::pair::sphere_box::{sphere_obb_contact_within, sphere_obb_intersects};
 use crate::pair::sphere_sphere::sphere_sphere_contact_within;
+use crate::pair::surface::{Other, surface_contact_within};
 use geom::{Isometry3, Real, Shape, Volume};
 
 /// The contact of `shape_a` placed at `pose_a` and `shape_b` at `pose_b`, or `None` when apart.
@@ -40,7 +41,29 @@ pub fn contact_within(
     volume_contact_within(&shape_a.world(pose_a), &shape_b.world(pose_b), margin)
 }
 
-/// The contact of two world-space volumes; the normal points from a toward b.
+/// A ball or a box, for the surface tests; `None` for a surface (two surfaces never touch:
+/// surfaces belong to bodies that are never pushed).
+fn solid(volume: &Volume) -> Option<Other<'_>> {
+    match volume {
+        Volume::Obb(obb) => Some(Other::Obb(obb)),
+        Volume::Sphere(sphere) => Some(Other::Sphere(sphere)),
+        Volume::TriMesh(_) | Volume::HeightField(_) => None,
+    }
+}
+
+/// The contact of a surface (`a`) and another volume, the normal from the surface toward it.
+fn surface_first(a: &Volume, b: &Volume, margin: Real) -> Option<Contact> {
+    let other = solid(b)?;
+    match a {
+        Volume::TriMesh(mesh) => surface_contact_within(mesh, other, margin),
+        Volume::HeightField(field) => surface_contact_within(field, other, margin),
+        Volume::Obb(_) | Volume::Sphere(_) => None,
+    }
+}
+
+/// The contact of two world-space volumes; the normal points from a toward b. A ball or a box
+/// against a surface: the contact with the surface's triangles, internal edges filtered (see
+/// the crate documentation); two surfaces: `None`.
 pub fn volume_contact(a: &Volume, b: &Volume) -> Option<Contact> {
     match (a, b) {
         (Volume::Obb(a), Volume::Obb(b)) => obb_obb_contact(a, b),
@@ -49,6 +72,15 @@ pub fn volume_contact(a: &Volume, b: &Volume) -> Option<Contact> {
         (Volume::Obb(a), Volume::Sphere(b)) => {
             sphere_obb_contact_within(b, a, 0.0).map(Contact::flipped)
         }
+        _ => surface_pair(a, b, 0.0),
+    }
+}
+
+/// A pair with at least one surface: the surface first, flipped when it was second.
+fn surface_pair(a: &Volume, b: &Volume, margin: Real) -> Option<Contact> {
+    match a {
+        Volume::TriMesh(_) | Volume::HeightField(_) => surface_first(a, b, margin),
+        Volume::Obb(_) | Volume::Sphere(_) => surface_first(b, a, margin).map(Contact::flipped),
     }
 }
 
@@ -62,6 +94,7 @@ pub fn volume_contact_within(a: &Volume, b: &Volume, margin: Real) -> Option<Con
         (Volume::Obb(a), Volume::Sphere(b)) => {
             sphere_obb_contact_within(b, a, margin).map(Contact::flipped)
         }
+        _ => surface_pair(a, b, margin),
     }
 }
 
@@ -72,5 +105,6 @@ pub fn volume_intersects(a: &Volume, b: &Volume) -> bool {
         (Volume::Sphere(a), Volume::Sphere(b)) => a.intersects(b),
         (Volume::Sphere(a), Volume::Obb(b)) => sphere_obb_intersects(a, b),
         (Volume::Obb(a), Volume::Sphere(b)) => sphere_obb_intersects(b, a),
+        _ => surface_pair(a, b, 0.0).is_some_and(|c| c.depth >= 0.0),
     }
 }

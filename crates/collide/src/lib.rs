@@ -40,6 +40,8 @@ pub use pair::sphere_box::{
     sphere_aabb_contact, sphere_obb_contact, sphere_obb_contact_within, sphere_obb_intersects,
 };
 pub use pair::sphere_sphere::{sphere_sphere_contact, sphere_sphere_contact_within};
-pub use ray::{RayHit, ray_aabb, ray_obb, ray_sphere};
+pub use ray::{
+    RayHit, ray_aabb, ray_heightfield, ray_obb, ray_sphere, ray_triangle, ray_trimesh, ray_volume,
+};
 
 pub use geom;

@@ -2,7 +2,11 @@
 //! it at `toi = 0` (with a zero normal, as there is no surface there). A hit is at
 //! `origin + toi * dir` with `0 <= toi <= max_toi`, `toi` in units of `|dir|`.
 
-use geom::{Aabb, Obb, Point3, Ray, Real, Sphere, Vector3};
+use geom::{
+    Aabb, HeightField, Isometry3, Obb, Point3, PosedSurface, Ray, Real, Sphere, Surface, TriMesh,
+    Vector3, Volume,
+};
+use std::cell::Cell;
 
 /// Where a ray first meets a volume.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -108,6 +112,149 @@ pub fn ray_sphere(ray: &Ray, sphere: &Sphere, max_toi: Real) -> Option<RayHit> {
         normal: normal.normalize(),
         point,
     })
+}
+
+/// Ray against one triangle, front side only (Moller and Trumbore, 1997): a ray leaving the
+/// back of a surface passes through it, as a body there would.
+pub fn ray_triangle(ray: &Ray, [a, b, c]: &[Point3; 3], max_toi: Real) -> Option<RayHit> {
+    let (e1, e2) = (b - a, c - a);
+    let p = ray.dir.cross(&e2);
+    let det = e1.dot(&p);
+    let normal = e1.cross(&e2);
+    // Back-facing or parallel (relative to the sizes involved), or NaN.
+    let front = det > Real::EPSILON * normal.norm() * ray.dir.norm();
+    if !front {
+        return None;
+    }
+    let s = ray.origin - a;
+    let u = s.dot(&p) / det;
+    if !(0.0..=1.0).contains(&u) {
+        return None;
+    }
+    let q = s.cross(&e1);
+    let v = ray.dir.dot(&q) / det;
+    if !(v >= 0.0 && u + v <= 1.0) {
+        return None;
+    }
+    let toi = e2.dot(&q) / det;
+    (0.0..=max_toi).contains(&toi).then(|| RayHit {
+        toi,
+        normal: normal.normalize(),
+        point: ray.point_at(toi),
+    })
+}
+
+/// The closer of two hits (the first on a tie).
+fn nearer(best: Option<RayHit>, hit: Option<RayHit>) -> Option<RayHit> {
+    match (best, hit) {
+        (Some(b), Some(h)) if h.toi < b.toi => Some(h),
+        (None, h) => h,
+        (b, _) => b,
+    }
+}
+
+/// Ray against a triangle mesh at `pose`, front faces only: the hierarchy's boxes the ray
+/// enters before the closest hit so far are visited.
+pub fn ray_trimesh(ray: &Ray, mesh: &PosedSurface<TriMesh>, max_toi: Real) -> Option<RayHit> {
+    let local = ray.inverse_transformed(&mesh.pose);
+    let best = Cell::new(None::<RayHit>);
+    let limit = || best.get().map_or(max_toi, |h| h.toi);
+    mesh.surface.bvh().walk(
+        |b| ray_aabb(&local, b, limit() + limit().abs() * 1e-4 + 1e-4).is_some(),
+        |t| {
+            let tri = mesh.surface.triangle(t).vertices;
+            best.set(nearer(best.get(), ray_triangle(&local, &tri, limit())));
+        },
+    );
+    best.get().map(|h| to_world(h, ray, &mesh.pose))
+}
+
+/// A hit found in a surface's frame, in world space.
+fn to_world(hit: RayHit, ray: &Ray, pose: &Isometry3) -> RayHit {
+    RayHit {
+        toi: hit.toi,
+        normal: pose.rotation * hit.normal,
+        point: ray.point_at(hit.toi),
+    }
+}
+
+/// Ray against a heightfield at `pose`, front faces only: the cells under the ray are walked
+/// in its order (a grid traversal, Amanatides and Woo 1987), and the first cell with a hit
+/// holds the closest.
+pub fn ray_heightfield(
+    ray: &Ray,
+    field: &PosedSurface<HeightField>,
+    max_toi: Real,
+) -> Option<RayHit> {
+    let local = ray.inverse_transformed(&field.pose);
+    let hf = &field.surface;
+    let bounds = hf.local_aabb().loosened(1e-4);
+    let enter = ray_aabb(&local, &bounds, max_toi)?.toi;
+    // Where the ray leaves the box (or its bound, if sooner).
+    let exit = (0..3).fold(max_toi, |exit, k| {
+        let d = local.dir[k];
+        if d == 0.0 {
+            return exit;
+        }
+        let side = if d > 0.0 {
+            bounds.maxs[k]
+        } else {
+            bounds.mins[k]
+        };
+        exit.min((side - local.origin[k]) / d)
+    });
+    let (cols, rows) = (hf.columns() - 1, hf.rows() - 1);
+    let scale = hf.scale();
+    let size = [scale.x, scale.z];
+    let cells = [cols, rows];
+    let (o, d) = ([local.origin.x, local.origin.z], [local.dir.x, local.dir.z]);
+    let start = local.point_at(enter);
+    let mut cell = [0i64; 2];
+    let mut next = [Real::INFINITY; 2];
+    let mut delta = [Real::INFINITY; 2];
+    let mut step = [0i64; 2];
+    for k in 0..2 {
+        let width = size[k] / cells[k] as Real;
+        let at = [start.x, start.z][k] + 0.5 * size[k];
+        cell[k] = ((at / width).floor() as i64).clamp(0, i64::from(cells[k]) - 1);
+        if d[k] != 0.0 {
+            step[k] = if d[k] > 0.0 { 1 } else { -1 };
+            let boundary = (cell[k] + i64::from(d[k] > 0.0)) as Real * width - 0.5 * size[k];
+            next[k] = (boundary - o[k]) / d[k];
+            delta[k] = width / d[k].abs();
+        }
+    }
+    loop {
+        let index = 2 * (cell[1] as u32 * cols + cell[0] as u32);
+        let hit = [index, index + 1].into_iter().fold(None, |best, t| {
+            nearer(
+                best,
+                ray_triangle(&local, &hf.triangle(t).vertices, max_toi),
+            )
+        });
+        if let Some(hit) = hit {
+            return Some(to_world(hit, ray, &field.pose));
+        }
+        let k = usize::from(next[1] < next[0]);
+        if next[k] > exit || step[k] == 0 {
+            return None;
+        }
+        cell[k] += step[k];
+        if !(0..i64::from(cells[k])).contains(&cell[k]) {
+            return None;
+        }
+        next[k] += delta[k];
+    }
+}
+
+/// Ray against any volume.
+pub fn ray_volume(ray: &Ray, volume: &Volume, max_toi: Real) -> Option<RayHit> {
+    match volume {
+        Volume::Obb(obb) => ray_obb(ray, obb, max_toi),
+        Volume::Sphere(sphere) => ray_sphere(ray, sphere, max_toi),
+        Volume::TriMesh(mesh) => ray_trimesh(ray, mesh, max_toi),
+        Volume::HeightField(field) => ray_heightfield(ray, field, max_toi),
+    }
 }
 
 #[cfg(test)]

@@ -11,7 +11,7 @@ use geom::{Aabb, Isometry3, Obb, Real, Shape, Sphere, Volume};
 const WINDOW: usize = 32;
 
 /// A shape placed in the world, with the bounding volumes the filter's first stages test.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Posed {
     /// The exact world-space volume.
     pub volume: Volume,

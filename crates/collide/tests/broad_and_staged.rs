@@ -308,9 +308,9 @@ fn contacts_within_matches_one_pair_at_a_time() {
         )];
         let pairs: Vec<(Posed, Posed, Real)> = (0..count)
             .map(|_| {
-                let below = shapes[(rng.next_u64() % shapes.len() as u64) as usize];
+                let below = shapes[(rng.next_u64() % shapes.len() as u64) as usize].clone();
                 let shape = pile_shape(&mut rng, &below);
-                shapes.push(shape);
+                shapes.push(shape.clone());
                 let margin = if rng.unit() < 0.2 {
                     0.0
                 } else {

@@ -70,6 +70,26 @@ pub enum GeomError {
         /// What is degenerate about them.
         why: &'static str,
     },
+    /// An index named no entry of the list it indexes.
+    #[error("{field} = {index} is out of range: there are {len} entries")]
+    OutOfRange {
+        /// The field, e.g. `triangles[4][1]`.
+        field: String,
+        /// The index given.
+        index: usize,
+        /// How many entries there are.
+        len: usize,
+    },
+    /// A list was longer than the build accepts.
+    #[error("{field} may have at most {most} entries, got {got}")]
+    TooMany {
+        /// The field, e.g. `triangles`.
+        field: String,
+        /// The maximum.
+        most: usize,
+        /// What was given.
+        got: usize,
+    },
     /// A polygon's vertices were not strictly convex in counter-clockwise order.
     #[error("{field}: polygon is not strictly convex and counter-clockwise at vertex {index}")]
     NotConvex {

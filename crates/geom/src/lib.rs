@@ -15,6 +15,7 @@ mod error;
 mod fit;
 mod hull2;
 mod mass;
+pub mod mesh;
 mod obb;
 mod ray;
 mod shape;
@@ -27,9 +28,10 @@ pub use aabb::Aabb;
 pub use bvh::{Bvh, BvhItem};
 pub use error::GeomError;
 pub use mass::MassProperties;
+pub use mesh::{HeightField, Surface, TriMesh, Triangle};
 pub use obb::Obb;
 pub use ray::Ray;
-pub use shape::{Shape, Volume};
+pub use shape::{PosedSurface, Shape, Volume};
 pub use sphere::Sphere;
 
 /// The scalar type of every quantity in minirigid (metres, seconds, radians, kilograms).

@@ -70,14 +70,16 @@ impl Shape {
     ///
     /// Box of half extents `(x, y, z)`: `m = 8 xyz rho`, `I = m/3 diag(y^2 + z^2, x^2 + z^2,
     /// x^2 + y^2)`. Ball of radius `r`: `m = 4/3 pi r^3 rho`, `I = 2/5 m r^2` on each axis.
+    /// A surface (mesh, heightfield) has no volume: zero mass and inertia.
     pub fn mass_properties(&self, density: Real) -> MassProperties {
         let mass = density * self.volume();
-        let diagonal = match *self {
+        let diagonal = match self {
             Self::Cuboid { half_extents: h } => {
-                let sq = h.component_mul(&h);
+                let sq = h.component_mul(h);
                 Vector3::new(sq.y + sq.z, sq.x + sq.z, sq.x + sq.y) * (mass / 3.0)
             }
             Self::Ball { radius } => Vector3::repeat(0.4 * mass * radius * radius),
+            Self::TriMesh { .. } | Self::HeightField { .. } => Vector3::zeros(),
         };
         MassProperties {
             mass,

@@ -1,10 +1,17 @@
 //! Collider shapes in their local frame, and the world-space volume of a posed shape.
 
-use crate::{Aabb, GeomError, Isometry3, Obb, Point3, Real, Sphere, Vector3, validate};
+use crate::mesh::Surface;
+use crate::{
+    Aabb, GeomError, HeightField, Isometry3, Obb, Point3, Real, Sphere, TriMesh, Vector3, validate,
+};
 use serde::{Deserialize, Serialize};
+use std::sync::Arc;
 
-/// The shape of a collider in its local frame, centred on the local origin.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+/// The shape of a collider in its local frame. A box and a ball are centred on the local
+/// origin; a triangle mesh and a heightfield are surfaces (no volume, no mass: for static and
+/// kinematic bodies) whose data is shared, so that cloning the shape or placing the same mesh
+/// on many bodies copies a pointer.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub enum Shape {
     /// A box: `|p_i| <= half_extents_i` in the local frame.
     Cuboid {
@@ -15,6 +22,18 @@ pub enum Shape {
     Ball {
         /// The radius (metres), positive.
         radius: Real,
+    },
+    /// A triangle mesh ([`TriMesh`]), one-sided.
+    TriMesh {
+        /// The mesh, checked when it was built.
+        #[serde(with = "crate::mesh::shared::mesh")]
+        mesh: Arc<TriMesh>,
+    },
+    /// A heightfield ([`HeightField`]), facing +y.
+    HeightField {
+        /// The field, checked when it was built.
+        #[serde(with = "crate::mesh::shared::heightfield")]
+        field: Arc<HeightField>,
     },
 }
 
@@ -31,20 +50,49 @@ impl Shape {
         Ok(Self::Ball { radius })
     }
 
-    /// Checks a shape built by hand or read from a file; the error names the bad field.
+    /// A triangle mesh (see [`TriMesh::new`] for what is checked).
+    pub fn trimesh(vertices: Vec<Point3>, triangles: Vec<[u32; 3]>) -> Result<Self, GeomError> {
+        Ok(Self::TriMesh {
+            mesh: Arc::new(TriMesh::new(vertices, triangles)?),
+        })
+    }
+
+    /// A heightfield (see [`HeightField::new`] for what is checked).
+    pub fn heightfield(
+        rows: u32,
+        columns: u32,
+        heights: Vec<Real>,
+        scale: Vector3,
+    ) -> Result<Self, GeomError> {
+        Ok(Self::HeightField {
+            field: Arc::new(HeightField::new(rows, columns, heights, scale)?),
+        })
+    }
+
+    /// Checks a shape built by hand or read from a file; the error names the bad field. A
+    /// mesh or heightfield was checked when it was built, and is returned as it is.
     pub fn validate(&self) -> Result<Self, GeomError> {
-        match *self {
-            Self::Cuboid { half_extents } => Self::cuboid(half_extents),
-            Self::Ball { radius } => Self::ball(radius),
+        match self {
+            Self::Cuboid { half_extents } => Self::cuboid(*half_extents),
+            Self::Ball { radius } => Self::ball(*radius),
+            Self::TriMesh { .. } | Self::HeightField { .. } => Ok(self.clone()),
         }
+    }
+
+    /// Whether the shape is a surface (a mesh or a heightfield): no volume, no mass.
+    #[inline]
+    pub fn is_surface(&self) -> bool {
+        matches!(self, Self::TriMesh { .. } | Self::HeightField { .. })
     }
 
     /// The shape's bounding box in its own frame.
     #[inline]
     pub fn local_aabb(&self) -> Aabb {
-        let half = match *self {
-            Self::Cuboid { half_extents } => half_extents,
-            Self::Ball { radius } => Vector3::repeat(radius),
+        let half = match self {
+            Self::Cuboid { half_extents } => *half_extents,
+            Self::Ball { radius } => Vector3::repeat(*radius),
+            Self::TriMesh { mesh } => return mesh.local_aabb(),
+            Self::HeightField { field } => return field.local_aabb(),
         };
         Aabb::from_center_half_extents(Point3::origin(), half)
     }
@@ -52,46 +100,82 @@ impl Shape {
     /// The radius of the smallest sphere about the local origin that holds the shape.
     #[inline]
     pub fn bounding_radius(&self) -> Real {
-        match *self {
+        match self {
             Self::Cuboid { half_extents } => half_extents.norm(),
-            Self::Ball { radius } => radius,
+            Self::Ball { radius } => *radius,
+            Self::TriMesh { .. } | Self::HeightField { .. } => {
+                let b = self.local_aabb();
+                b.mins.coords.abs().sup(&b.maxs.coords.abs()).norm()
+            }
         }
     }
 
     /// The shape placed at `pose` in world space.
     #[inline]
     pub fn world(&self, pose: &Isometry3) -> Volume {
-        match *self {
-            Self::Cuboid { half_extents } => Volume::Obb(Obb::from_pose(pose, half_extents)),
+        match self {
+            Self::Cuboid { half_extents } => Volume::Obb(Obb::from_pose(pose, *half_extents)),
             Self::Ball { radius } => {
-                Volume::Sphere(Sphere::new(pose.translation.vector.into(), radius))
+                Volume::Sphere(Sphere::new(pose.translation.vector.into(), *radius))
             }
+            Self::TriMesh { mesh } => Volume::TriMesh(PosedSurface::new(mesh, pose)),
+            Self::HeightField { field } => Volume::HeightField(PosedSurface::new(field, pose)),
         }
     }
 
-    /// The world-space bounding box of the shape placed at `pose` (tight for both shapes).
+    /// The world-space bounding box of the shape placed at `pose` (tight for a box and a
+    /// ball; a surface's local box turned and boxed again).
     #[inline]
     pub fn aabb(&self, pose: &Isometry3) -> Aabb {
         self.world(pose).aabb()
     }
 
-    /// The volume (cubic metres).
+    /// The volume (cubic metres): zero for a surface.
     #[inline]
     pub fn volume(&self) -> Real {
-        match *self {
+        match self {
             Self::Cuboid { half_extents } => 8.0 * half_extents.x * half_extents.y * half_extents.z,
             Self::Ball { radius } => 4.0 / 3.0 * std::f32::consts::PI * radius.powi(3),
+            Self::TriMesh { .. } | Self::HeightField { .. } => 0.0,
+        }
+    }
+}
+
+/// A surface (mesh or heightfield) placed in world space: the shared data, its pose, and its
+/// world box.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PosedSurface<S> {
+    /// The surface, in its own frame.
+    pub surface: Arc<S>,
+    /// Where its frame is.
+    pub pose: Isometry3,
+    /// Its world box.
+    pub aabb: Aabb,
+}
+
+impl<S: Surface> PosedSurface<S> {
+    /// `surface` placed at `pose`.
+    #[inline]
+    pub fn new(surface: &Arc<S>, pose: &Isometry3) -> Self {
+        Self {
+            surface: Arc::clone(surface),
+            pose: *pose,
+            aabb: surface.local_aabb().transformed(pose),
         }
     }
 }
 
 /// A shape placed in world space: what the narrow phase tests.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub enum Volume {
     /// An oriented box.
     Obb(Obb),
     /// A sphere.
     Sphere(Sphere),
+    /// A triangle mesh.
+    TriMesh(PosedSurface<TriMesh>),
+    /// A heightfield.
+    HeightField(PosedSurface<HeightField>),
 }
 
 impl Volume {
@@ -101,6 +185,8 @@ impl Volume {
         match self {
             Self::Obb(obb) => obb.aabb(),
             Self::Sphere(sphere) => sphere.aabb(),
+            Self::TriMesh(posed) => posed.aabb,
+            Self::HeightField(posed) => posed.aabb,
         }
     }
 
@@ -110,15 +196,19 @@ impl Volume {
         match self {
             Self::Obb(obb) => obb.bounding_sphere(),
             Self::Sphere(sphere) => *sphere,
+            Self::TriMesh(posed) => posed.aabb.bounding_sphere(),
+            Self::HeightField(posed) => posed.aabb.bounding_sphere(),
         }
     }
 
-    /// Whether `point` lies in the volume (its surface included).
+    /// Whether `point` lies in the volume (its surface included); never in a surface, which
+    /// has no inside.
     #[inline]
     pub fn contains_point(&self, point: &Point3) -> bool {
         match self {
             Self::Obb(obb) => obb.contains_point(point),
             Self::Sphere(sphere) => sphere.contains_point(point),
+            Self::TriMesh(_) | Self::HeightField(_) => false,
         }
     }
 }

@@ -13,5 +13,6 @@ pub mod peer;
 mod rng;
 pub mod scenes;
 pub mod steadiness;
+pub mod surfaces;
 
 pub use rng::SplitMix;

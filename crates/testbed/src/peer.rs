@@ -54,10 +54,32 @@ pub fn rapier_of(
         .rotation(rapier3d::glamx::Vec3::new(r.x, r.y, r.z));
         let parent = world.bodies.insert(builder);
         handles.insert(handle, parent);
-        let shape = body.collider().shape;
+        let shape = &body.collider().shape;
         let collider = match shape {
             Shape::Cuboid { half_extents: e } => ColliderBuilder::cuboid(e.x, e.y, e.z),
-            Shape::Ball { radius } => ColliderBuilder::ball(radius),
+            Shape::Ball { radius } => ColliderBuilder::ball(*radius),
+            Shape::TriMesh { mesh } => {
+                let vertices = mesh
+                    .vertices()
+                    .iter()
+                    .map(|v| rapier3d::glamx::Vec3::new(v.x, v.y, v.z))
+                    .collect();
+                ColliderBuilder::trimesh(vertices, mesh.triangles().to_vec())
+                    .expect("a mesh minirigid accepted")
+            }
+            Shape::HeightField { field } => {
+                // Rapier's grid is column-major, rows along z and columns along x, as ours.
+                let (rows, columns) = (field.rows() as usize, field.columns() as usize);
+                let heights = field.heights();
+                let data = (0..columns)
+                    .flat_map(|c| (0..rows).map(move |r| heights[r * columns + c]))
+                    .collect();
+                let s = field.scale();
+                ColliderBuilder::heightfield(
+                    rapier3d::parry::utils::Array2::new(rows, columns, data),
+                    rapier3d::glamx::Vec3::new(s.x, s.y, s.z),
+                )
+            }
         }
         .friction(body.material().friction)
         .restitution(body.material().restitution);

@@ -19,6 +19,12 @@ pub enum WorldError {
         /// The allowed range, in words (`in [1e-6, 1e6] m`).
         range: String,
     },
+    /// A triangle mesh or heightfield was given to a dynamic body.
+    #[error("{field}: a triangle mesh or heightfield needs a static or kinematic body")]
+    SurfaceNotFixed {
+        /// The shape's field, e.g. `desc.shape`.
+        field: String,
+    },
     /// The handle names no body: it was never valid here, or its body was removed.
     #[error("unknown or removed body handle")]
     UnknownBody,

@@ -61,6 +61,14 @@ impl World {
                     h.u64(1);
                     h.f32(radius);
                 }
+                Shape::TriMesh { ref mesh } => {
+                    h.u64(2);
+                    h.u64(mesh.digest());
+                }
+                Shape::HeightField { ref field } => {
+                    h.u64(3);
+                    h.u64(field.digest());
+                }
             }
             h.floats(body.collider.offset.translation.vector.iter());
             h.floats(body.collider.offset.rotation.coords.iter());

@@ -10,16 +10,13 @@
 
 use crate::body::{BodyHandle, RigidBody};
 use crate::world::World;
-use collide::{RayHit, ray_obb, ray_sphere};
-use geom::{Aabb, Isometry3, Ray, Real, Volume};
+use collide::{RayHit, ray_volume};
+use geom::{Aabb, Isometry3, Ray, Real};
 
 /// Where `ray` first hits `body`'s collider within `limit`.
 fn ray_body(ray: &Ray, body: &RigidBody, limit: Real) -> Option<RayHit> {
     let pose = body.collider.world_pose(&body.pose);
-    match body.collider.shape.world(&pose) {
-        Volume::Obb(obb) => ray_obb(ray, &obb, limit),
-        Volume::Sphere(sphere) => ray_sphere(ray, &sphere, limit),
-    }
+    ray_volume(ray, &body.collider.shape.world(&pose), limit)
 }
 
 /// Keeps the closer of two hits, the lower handle on a tie (as a scan in handle order does).

@@ -4,3 +4,5 @@ pub mod aabb_aabb;
 pub mod box_box;
 pub mod sphere_box;
 pub mod sphere_sphere;
+pub(crate) mod surface;
+pub(crate) mod triangle;

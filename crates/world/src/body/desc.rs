@@ -1,8 +1,8 @@
 //! Body descriptions: everything needed to create a body, filled with builder methods.
 
 use super::validate::{
-    check_angvel, check_collider, check_linvel, check_mass, check_material, check_pose,
-    check_visual,
+    check_angvel, check_collider, check_kind_fits, check_linvel, check_mass, check_material,
+    check_pose, check_visual,
 };
 use super::{BodyKind, BodyMass, Collider, Material, RigidBody, SleepState, Visual, VisualShape};
 use crate::error::WorldError;
@@ -226,7 +226,7 @@ impl BodyDesc {
         let collider = check_collider(
             "desc",
             &Collider {
-                shape: self.shape,
+                shape: self.shape.clone(),
                 offset: self.collider_offset,
             },
         )?;
@@ -247,6 +247,7 @@ impl BodyDesc {
             }
             (BodyKind::Static | BodyKind::Kinematic, _) => 0.0,
         };
+        check_kind_fits("desc", self.kind, &collider.shape)?;
         check_mass("desc", self.kind, mass)?;
         check_material("desc", &self.material)?;
         let visual = match &self.visual {
@@ -264,9 +265,9 @@ impl BodyDesc {
             angvel: self.angvel,
             mass,
             material: self.material,
+            mass_properties: BodyMass::derive(self.kind, mass, &collider),
             collider,
             visual,
-            mass_properties: BodyMass::derive(self.kind, mass, &collider),
             sleep: SleepState::new_body(),
         })
     }

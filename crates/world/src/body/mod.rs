@@ -72,7 +72,7 @@ impl Material {
 }
 
 /// The collision shape of a body: a [`Shape`] placed at `offset` in the body's frame.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Collider {
     /// The shape, in the collider's frame.
     pub shape: Shape,

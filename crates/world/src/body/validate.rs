@@ -14,6 +14,7 @@ pub(crate) fn check_body(prefix: &str, body: &RigidBody) -> Result<(), WorldErro
     check_linvel(&format!("{prefix}.linvel"), &body.linvel)?;
     check_angvel(&format!("{prefix}.angvel"), &body.angvel)?;
     check_collider(prefix, &body.collider)?;
+    check_kind_fits(prefix, body.kind, &body.collider.shape)?;
     check_mass(prefix, body.kind, body.mass)?;
     check_material(prefix, &body.material)?;
     check_visual(prefix, &body.visual)
@@ -49,6 +50,21 @@ pub(crate) fn check_angvel(field: &str, angvel: &Vector3) -> Result<(), WorldErr
         angvel,
         Range::AtMost(limits::MAX_ANGULAR_SPEED, "rad/s"),
     )
+}
+
+/// A triangle mesh or heightfield belongs to a static or kinematic body: a surface has no
+/// volume, so no mass or inertia to be pushed with.
+pub(crate) fn check_kind_fits(
+    prefix: &str,
+    kind: BodyKind,
+    shape: &Shape,
+) -> Result<(), WorldError> {
+    if shape.is_surface() && kind == BodyKind::Dynamic {
+        return Err(WorldError::SurfaceNotFixed {
+            field: format!("{prefix}.shape"),
+        });
+    }
+    Ok(())
 }
 
 /// A dynamic body's mass is positive and within the limits; a static or kinematic body's is 0.
@@ -114,8 +130,8 @@ fn check_size(field: &str, size: Real) -> Result<(), WorldError> {
 
 /// The collider's shape and offset. Returns it with the offset's rotation renormalised.
 pub(crate) fn check_collider(prefix: &str, collider: &Collider) -> Result<Collider, WorldError> {
-    match collider.shape {
-        Shape::Cuboid { half_extents } => {
+    match &collider.shape {
+        &Shape::Cuboid { half_extents } => {
             for (i, axis) in ["x", "y", "z"].iter().enumerate() {
                 check_size(
                     &format!("{prefix}.shape.half_extents.{axis}"),
@@ -123,7 +139,18 @@ pub(crate) fn check_collider(prefix: &str, collider: &Collider) -> Result<Collid
                 )?;
             }
         }
-        Shape::Ball { radius } => check_size(&format!("{prefix}.shape.radius"), radius)?,
+        &Shape::Ball { radius } => check_size(&format!("{prefix}.shape.radius"), radius)?,
+        Shape::TriMesh { .. } | Shape::HeightField { .. } => {
+            // Checked when built; its extent must be within the limits like a box's.
+            let local = collider.shape.local_aabb();
+            for corner in [local.mins, local.maxs] {
+                components_within(
+                    || format!("{prefix}.shape"),
+                    &corner.coords,
+                    Range::Around(limits::MAX_SIZE, "m", "the body"),
+                )?;
+            }
+        }
     }
     let offset = validate::isometry(&format!("{prefix}.collider_offset"), &collider.offset)?;
     components_within(
@@ -132,7 +159,7 @@ pub(crate) fn check_collider(prefix: &str, collider: &Collider) -> Result<Collid
         Range::Around(limits::MAX_SIZE, "m", "the body"),
     )?;
     Ok(Collider {
-        shape: collider.shape,
+        shape: collider.shape.clone(),
         offset,
     })
 }
@@ -146,6 +173,7 @@ pub(crate) fn check_visual(prefix: &str, visual: &Visual) -> Result<(), WorldErr
         VisualShape::Ball { radius } => {
             validate::positive(&format!("{prefix}.visual.radius"), *radius)?;
         }
+        VisualShape::Collider => {}
         VisualShape::Mesh { vertices } => {
             validate::points3(&format!("{prefix}.visual.vertices"), vertices, 1)?;
             for (i, v) in vertices.iter().enumerate() {

@@ -16,6 +16,9 @@ pub enum VisualShape {
         /// Radius (metres).
         radius: Real,
     },
+    /// The body's collider drawn as it is: a triangle mesh's triangles, a heightfield's
+    /// cells (what a surface body is drawn as by default).
+    Collider,
     /// A mesh's vertex list (seed 003's render object), body frame.
     Mesh {
         /// The vertices.
@@ -38,6 +41,7 @@ impl Visual {
         let shape = match *shape {
             Shape::Cuboid { half_extents } => VisualShape::Cuboid { half_extents },
             Shape::Ball { radius } => VisualShape::Ball { radius },
+            Shape::TriMesh { .. } | Shape::HeightField { .. } => VisualShape::Collider,
         };
         Self {
             shape,

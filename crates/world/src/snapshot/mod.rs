@@ -7,7 +7,9 @@
 //! and never change a result, so a restored world steps bit for bit like the original, also
 //! when it was saved mid-contact.
 //!
-//! Formats: version 6 (this build) added joints. Version 5 added the solver's soft iterations
+//! Formats: version 7 (this build) added triangle meshes and heightfields: each distinct
+//! surface is written once, in a table before the bodies, whose shapes refer to it by index.
+//! Version 6 added joints. Version 5 added the solver's soft iterations
 //! per substep. Version 4
 //! added contact reuse (its distance and the kept contacts).
 //! Version 3 added sleeping (its settings and each body's sleep state) and the solver's rolling
@@ -33,18 +35,20 @@ use crate::error::{SnapshotError, WorldError};
 use crate::joint::{Joint, JointHandle, check_joint};
 use crate::limits;
 use crate::world::World;
-use geom::{Real, Vector3};
+use geom::mesh::shared::{self, OpenTable, Table};
+use geom::{Real, Shape, Vector3};
 use serde::{Deserialize, Serialize};
 use slotmap::SlotMap;
 use std::path::Path;
 
 mod legacy;
 mod v5;
+mod v6;
 
 use legacy::{v1, v2, v3, v4};
 
-/// The format version this build writes (it also reads versions 1 to 5).
-pub const SNAPSHOT_VERSION: u32 = 6;
+/// The format version this build writes (it also reads versions 1 to 6).
+pub const SNAPSHOT_VERSION: u32 = 7;
 
 /// The oldest format version this build reads.
 pub const OLDEST_SNAPSHOT_VERSION: u32 = 1;
@@ -66,6 +70,11 @@ pub struct Snapshot {
     pub step: u64,
     /// Simulated time not yet stepped (seconds).
     pub accumulator: Real,
+    /// Each distinct triangle mesh and heightfield of the bodies, written once before them
+    /// (the bodies' shapes refer to them by index in the saved forms; see
+    /// [`geom::mesh::shared`]). Holds nothing in memory: the bodies hold their surfaces.
+    #[serde(default)]
+    surfaces: OpenTable,
     /// The bodies, with their handles (so handles stay valid across a round trip).
     pub bodies: SlotMap<BodyHandle, RigidBody>,
     /// The pairs touching after the last step, sorted (the next step's events depend on them).
@@ -88,14 +97,39 @@ struct VersionOnly {
 }
 
 impl Snapshot {
+    /// The distinct surfaces of the bodies, in body order: the table the saved forms write
+    /// once, before the bodies.
+    fn surface_table(&self) -> Table {
+        let mut table = Table::default();
+        for body in self.bodies.values() {
+            match &body.collider.shape {
+                Shape::TriMesh { mesh } => {
+                    table.mesh_index(mesh);
+                }
+                Shape::HeightField { field } => {
+                    table.heightfield_index(field);
+                }
+                Shape::Cuboid { .. } | Shape::Ball { .. } => {}
+            }
+        }
+        table
+    }
+
     /// The snapshot as pretty JSON.
     pub fn to_json(&self) -> Result<String, SnapshotError> {
-        serde_json::to_string_pretty(self).map_err(|e| SnapshotError::Json(e.to_string()))
+        shared::scope(self.surface_table(), || {
+            serde_json::to_string_pretty(self).map_err(|e| SnapshotError::Json(e.to_string()))
+        })
+        .0
     }
 
     /// Decodes JSON; the version is checked first, then the shape. The state itself is checked
     /// by [`World::from_snapshot`].
     pub fn from_json(text: &str) -> Result<Self, SnapshotError> {
+        shared::scope(Table::default(), || Self::read_json(text)).0
+    }
+
+    fn read_json(text: &str) -> Result<Self, SnapshotError> {
         check_size(text.len())?;
         let header: VersionOnly =
             serde_json::from_str(text).map_err(|e| SnapshotError::Json(e.to_string()))?;
@@ -121,6 +155,10 @@ impl Snapshot {
             serde_json::from_str::<v5::Snapshot>(text)
                 .map_err(json)?
                 .upgraded()
+        } else if header.version == 6 {
+            serde_json::from_str::<v6::Snapshot>(text)
+                .map_err(json)?
+                .upgraded()
         } else {
             serde_json::from_str(text).map_err(json)
         }
@@ -131,13 +169,19 @@ impl Snapshot {
     pub fn to_bytes(&self) -> Result<Vec<u8>, SnapshotError> {
         let mut bytes = MAGIC.to_vec();
         bytes.extend_from_slice(&self.version.to_le_bytes());
-        let body = postcard::to_allocvec(self).map_err(|e| SnapshotError::Binary(e.to_string()))?;
+        let body = shared::scope(self.surface_table(), || postcard::to_allocvec(self))
+            .0
+            .map_err(|e| SnapshotError::Binary(e.to_string()))?;
         bytes.extend_from_slice(&body);
         Ok(bytes)
     }
 
     /// Decodes the binary form.
     pub fn from_bytes(bytes: &[u8]) -> Result<Self, SnapshotError> {
+        shared::scope(Table::default(), || Self::read_bytes(bytes)).0
+    }
+
+    fn read_bytes(bytes: &[u8]) -> Result<Self, SnapshotError> {
         check_size(bytes.len())?;
         let Some((magic, rest)) = bytes.split_first_chunk::<4>() else {
             return Err(SnapshotError::BadMagic);
@@ -169,6 +213,10 @@ impl Snapshot {
             (old.upgraded()?, left)
         } else if version == 5 {
             let (old, left): (v5::Snapshot, &[u8]) =
+                postcard::take_from_bytes(payload).map_err(binary)?;
+            (old.upgraded()?, left)
+        } else if version == 6 {
+            let (old, left): (v6::Snapshot, &[u8]) =
                 postcard::take_from_bytes(payload).map_err(binary)?;
             (old.upgraded()?, left)
         } else {
@@ -253,6 +301,7 @@ impl World {
             config: self.config,
             step: self.step_count,
             accumulator: self.accumulator,
+            surfaces: OpenTable,
             bodies: self.bodies.clone(),
             touching: self.touching.clone(),
             contacts: self.contact_cache.clone(),

@@ -88,6 +88,7 @@ impl Snapshot {
             },
             step: self.step,
             accumulator: self.accumulator,
+            surfaces: geom::mesh::shared::OpenTable,
             bodies: self.bodies,
             touching: self.touching,
             contacts: self.contacts,

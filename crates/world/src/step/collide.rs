@@ -105,7 +105,7 @@ impl Flags {
 }
 
 /// A body's entry in its four columns.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 struct Made {
     entry: Entry,
     posed: Posed,
@@ -166,7 +166,7 @@ impl Made {
     }
 
     /// The entry of a body woken in this step as it was before it woke: asleep, still.
-    fn as_sleeper(mut self) -> Self {
+    fn into_sleeper(mut self) -> Self {
         self.flags = Flags {
             asleep: true,
             moving: false,
@@ -443,11 +443,11 @@ impl Collision {
         let old = self.dense.len();
         moved.clear();
         moved.extend(0..old as u32);
-        let Some(&first) = more.first() else {
+        let Some(first) = more.first() else {
             return;
         };
         for _ in more {
-            self.push(first);
+            self.push(first.clone());
         }
         let (mut i, mut j, mut w) = (old, more.len(), old + more.len());
         while j > 0 {
@@ -458,7 +458,7 @@ impl Collision {
                 moved[i - 1] = w as u32;
                 i -= 1;
             } else {
-                self.set(w, more[j - 1]);
+                self.set(w, more[j - 1].clone());
                 j -= 1;
             }
         }
@@ -481,7 +481,7 @@ impl Collision {
     fn made(&self, i: usize) -> Made {
         Made {
             entry: self.dense[i],
-            posed: self.posed[i],
+            posed: self.posed[i].clone(),
             motion: self.motion[i],
             flags: self.flags[i],
         }
@@ -535,7 +535,7 @@ impl Collision {
             added.extend(extra.iter().map(|&h| {
                 let made = Entry::of(h, &bodies[h], speculative).seamed(active);
                 if sorted_woken.binary_search(&h).is_ok() {
-                    made.as_sleeper()
+                    made.into_sleeper()
                 } else {
                     made
                 }

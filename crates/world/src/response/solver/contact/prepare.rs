@@ -44,7 +44,9 @@ impl Surface {
             material: body.material,
             ball_radius: match body.collider.shape {
                 geom::Shape::Ball { radius } => radius,
-                geom::Shape::Cuboid { .. } => 0.0,
+                geom::Shape::Cuboid { .. }
+                | geom::Shape::TriMesh { .. }
+                | geom::Shape::HeightField { .. } => 0.0,
             },
         }
     }

@@ -1,0 +1,264 @@
+//! A ball or a box against a surface (a triangle mesh or a heightfield): the triangles near
+//! the shape, each tested alone (`pair::triangle`), the contacts of internal edges dropped,
+//! and what is left merged into one manifold. World space; the normal points from the
+//! surface toward the shape.
+//!
+//! Ghost contacts, after Box3D (`mesh_contact.c`): a shape sliding across the shared edge of
+//! two flush triangles also meets the next triangle at that edge, and a contact there would
+//! point along the edge's normal instead of the face's: a bump. A triangle's contact is kept
+//! at once when its feature is the triangle's face (or, for a box, a box face lying against
+//! the triangle within 60 degrees, or sunk deeper than two slops); the others are tentative.
+//! A ball's tentative contacts are taken closest first, each kept only when its edge or
+//! corner is not one a kept contact's triangle already has. A box's are dropped when every
+//! edge of their triangle is flat, or when one of its flat edges belongs to a kept triangle;
+//! no normal is ever invented. The kept contacts are grouped by normal (and by their
+//! triangles' normals) within [`CLUSTER_COS`]; the group holding the deepest point is the
+//! manifold, reduced to four points. One manifold a pair: a shape in a crease between two
+//! differently facing triangles is held by the deeper one each step (Box3D keeps a manifold
+//! per group).
+
+use super::triangle::{Feature, TriangleContact, box_triangle, sphere_triangle};
+use crate::contact::{Contact, ContactPoint, FeatureId};
+use arrayvec::ArrayVec;
+use geom::{Obb, PosedSurface, Real, Sphere, Surface, Triangle, Vector3};
+
+/// Contacts (and triangles) whose normals agree to this cosine are one group.
+const CLUSTER_COS: Real = 0.996;
+/// Box3D's linear slop (metres): a box face sunk deeper than two of these is kept.
+const SLOP: Real = 0.005;
+
+/// What the surface test does with the other shape.
+#[derive(Clone, Copy)]
+pub(crate) enum Other<'a> {
+    Sphere(&'a Sphere),
+    Obb(&'a Obb),
+}
+
+/// One triangle's contact and what the filter needs of its triangle.
+struct Found {
+    index: u32,
+    triangle: Triangle,
+    normal: Vector3,
+    contact: TriangleContact,
+}
+
+/// The ids of edges and corners that kept contacts' triangles have, each once.
+#[derive(Default)]
+struct Seen {
+    edges: Vec<(u32, u32)>,
+    corners: Vec<u32>,
+}
+
+impl Seen {
+    fn edge(ids: &[u32; 3], k: usize) -> (u32, u32) {
+        let (i, j) = (ids[k], ids[(k + 1) % 3]);
+        (i.min(j), i.max(j))
+    }
+
+    /// Adds the triangle's edges and corners.
+    fn add_all(&mut self, ids: &[u32; 3]) {
+        for k in 0..3 {
+            self.add_edge(Self::edge(ids, k));
+            self.add_corner(ids[k]);
+        }
+    }
+
+    /// Whether `edge` was new (it is added).
+    fn add_edge(&mut self, edge: (u32, u32)) -> bool {
+        let new = !self.edges.contains(&edge);
+        if new {
+            self.edges.push(edge);
+        }
+        new
+    }
+
+    /// Whether `corner` was new (it is added).
+    fn add_corner(&mut self, corner: u32) -> bool {
+        let new = !self.corners.contains(&corner);
+        if new {
+            self.corners.push(corner);
+        }
+        new
+    }
+}
+
+/// The contact of `other` with the posed surface, speculative up to `margin`, or `None`.
+pub(crate) fn surface_contact_within<S: Surface>(
+    surface: &PosedSurface<S>,
+    other: Other<'_>,
+    margin: Real,
+) -> Option<Contact> {
+    let aabb = match other {
+        Other::Sphere(s) => s.aabb(),
+        Other::Obb(b) => b.aabb(),
+    };
+    let pose = &surface.pose;
+    let local = aabb.loosened(margin).transformed(&pose.inverse());
+    let mut found: Vec<Found> = Vec::new();
+    surface.surface.query(&local, |index| {
+        let triangle = surface.surface.triangle(index);
+        let world = triangle.vertices.map(|v| pose * v);
+        let normal = pose.rotation * triangle.normal();
+        let contact = match other {
+            Other::Sphere(s) => sphere_triangle(s, &world, &normal, margin),
+            Other::Obb(b) => box_triangle(b, &world, &normal, margin),
+        };
+        if let Some(contact) = contact {
+            found.push(Found {
+                index,
+                triangle,
+                normal,
+                contact,
+            });
+        }
+    });
+    let kept = filter(found, matches!(other, Other::Sphere(_)));
+    merge(&kept)
+}
+
+/// The contacts kept of those found (see the module documentation), in the order kept.
+fn filter(found: Vec<Found>, ball: bool) -> Vec<Found> {
+    let mut seen = Seen::default();
+    let mut kept = Vec::with_capacity(found.len());
+    let mut tentative = Vec::new();
+    for f in found {
+        let deepest = f
+            .contact
+            .points
+            .iter()
+            .map(|p| p.depth)
+            .fold(Real::NEG_INFINITY, Real::max);
+        let face = match f.contact.feature {
+            Feature::Face => true,
+            Feature::BoxFace => f.normal.dot(&f.contact.normal) > 0.5 || deepest > 2.0 * SLOP,
+            Feature::Edge(_) | Feature::Vertex(_) => false,
+        };
+        if face {
+            seen.add_all(&f.triangle.ids);
+            kept.push(f);
+        } else {
+            tentative.push(f);
+        }
+    }
+    if ball {
+        tentative.sort_by(|a, b| {
+            a.contact
+                .distance_sq
+                .total_cmp(&b.contact.distance_sq)
+                .then(a.index.cmp(&b.index))
+        });
+        for f in tentative {
+            let ids = f.triangle.ids;
+            let new_edges = [0, 1, 2].map(|k| seen.add_edge(Seen::edge(&ids, k)));
+            let new_corners = ids.map(|i| seen.add_corner(i));
+            let keep = match f.contact.feature {
+                Feature::Edge(k) => new_edges[k as usize],
+                Feature::Vertex(k) => new_corners[k as usize],
+                Feature::Face | Feature::BoxFace => true,
+            };
+            if keep {
+                kept.push(f);
+            }
+        }
+    } else {
+        for f in tentative {
+            let flat = f.triangle.flat;
+            let covered = (0..3).any(|k| {
+                flat & (1 << k) != 0 && seen.edges.contains(&Seen::edge(&f.triangle.ids, k))
+            });
+            if flat != Triangle::ALL_FLAT && !covered {
+                kept.push(f);
+            }
+        }
+    }
+    kept
+}
+
+/// The kept contacts' group holding the deepest point, as one contact of at most four points
+/// (ids made unique per triangle: the triangle's index above the local id's 12 bits).
+fn merge(kept: &[Found]) -> Option<Contact> {
+    let depth = |f: &Found| {
+        f.contact
+            .points
+            .iter()
+            .map(|p| p.depth)
+            .fold(Real::NEG_INFINITY, Real::max)
+    };
+    // `max_by` keeps the last of equals: walked backwards, ties go to the first.
+    let deepest = (0..kept.len())
+        .rev()
+        .max_by(|&a, &b| depth(&kept[a]).total_cmp(&depth(&kept[b])))?;
+    let lead = &kept[deepest];
+    let (normal, triangle_normal) = (lead.contact.normal, lead.normal);
+    let mut points: Vec<ContactPoint> = Vec::new();
+    for f in kept {
+        if f.contact.normal.dot(&normal) > CLUSTER_COS
+            && f.normal.dot(&triangle_normal) > CLUSTER_COS
+            || std::ptr::eq(f, lead)
+        {
+            points.extend(f.contact.points.iter().map(|p| ContactPoint {
+                id: FeatureId((f.index & 0xf_ffff) << 12 | p.id.0),
+                ..*p
+            }));
+        }
+    }
+    let points = reduce(&points, &normal);
+    let depth = points
+        .iter()
+        .map(|p| p.depth)
+        .fold(Real::NEG_INFINITY, Real::max);
+    Some(Contact {
+        normal,
+        depth,
+        points,
+    })
+}
+
+/// At most four of `points`, chosen to keep the manifold wide and steady: the deepest, the
+/// one farthest from it across the normal, the one making the largest triangle with those,
+/// and the one adding the most area outside that triangle. Ties go to the first.
+fn reduce(points: &[ContactPoint], normal: &Vector3) -> ArrayVec<ContactPoint, 4> {
+    let mut out = ArrayVec::new();
+    if points.len() <= 4 {
+        out.extend(points.iter().copied());
+        return out;
+    }
+    let flat = |p: &ContactPoint| {
+        let v = p.position.coords;
+        v - normal * v.dot(normal)
+    };
+    let area = |a: &ContactPoint, b: &ContactPoint, c: &ContactPoint| {
+        (flat(b) - flat(a)).cross(&(flat(c) - flat(a))).dot(normal)
+    };
+    let argmax = |score: &dyn Fn(&ContactPoint) -> Real| {
+        (0..points.len())
+            .rev()
+            .max_by(|&p, &q| score(&points[p]).total_cmp(&score(&points[q])))
+            .unwrap_or(0)
+    };
+    // Points closer than this (squared metres, or twice an area) add nothing.
+    let tiny = 1e-10;
+    let p0 = points[argmax(&|p| p.depth)];
+    out.push(p0);
+    let p1 = points[argmax(&|p| (flat(p) - flat(&p0)).norm_squared())];
+    if (flat(&p1) - flat(&p0)).norm_squared() <= tiny {
+        return out;
+    }
+    out.push(p1);
+    let p2 = points[argmax(&|p| area(&p0, &p1, p).abs())];
+    if area(&p0, &p1, &p2).abs() <= tiny {
+        return out;
+    }
+    out.push(p2);
+    let s = if area(&p0, &p1, &p2) < 0.0 { -1.0 } else { 1.0 };
+    let gain = |p: &ContactPoint| {
+        (-s * area(&p0, &p1, p))
+            .max(-s * area(&p1, &p2, p))
+            .max(-s * area(&p2, &p0, p))
+    };
+    let p3 = points[argmax(&gain)];
+    if gain(&p3) > tiny {
+        out.push(p3);
+    }
+    out
+}

@@ -1,0 +1,375 @@
+//! A ball or a box against one triangle of a surface, world space: what the surface contacts
+//! (`pair::surface`) gather, filter for internal edges and merge. The normal points from the
+//! triangle toward the other shape, and triangles are one-sided: nothing is found for a shape
+//! whose centre lies behind the triangle's plane.
+
+use crate::contact::ContactPoint;
+use crate::segment::closest_points_on_segments;
+use arrayvec::ArrayVec;
+use geom::{Obb, Point3, Real, Sphere, Vector3};
+
+/// A separating axis of the triangle's edges must beat its face's (or a box face's) by this
+/// much (metres) to be chosen: faces give steadier manifolds.
+const FACE_BIAS: Real = 0.0005;
+
+/// Which feature of the triangle (or of the box) a triangle contact comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Feature {
+    /// The triangle's face: its normal is the contact normal.
+    Face,
+    /// A face of the box, clipping the triangle.
+    BoxFace,
+    /// Edge `k` of the triangle (corner `k` to corner `k + 1`).
+    Edge(u8),
+    /// Corner `k` of the triangle.
+    Vertex(u8),
+}
+
+/// The contact of a shape with one triangle: up to 7 points (a quad clipped by three planes,
+/// or a triangle by four) whose ids are local to the triangle.
+#[derive(Debug, Clone)]
+pub(crate) struct TriangleContact {
+    /// Unit, from the triangle toward the shape.
+    pub normal: Vector3,
+    pub points: ArrayVec<ContactPoint, 8>,
+    pub feature: Feature,
+    /// A ball's centre's squared distance to the triangle (0 for boxes).
+    pub distance_sq: Real,
+}
+
+/// A local id: the contact's kind in bits 10-11, the rest its own.
+fn local_id(kind: u32, rest: u32) -> u32 {
+    debug_assert!(rest < 1 << 10);
+    kind << 10 | rest
+}
+
+/// The point of triangle `[a, b, c]` closest to `p`, and the feature it lies on (Ericson,
+/// Real-Time Collision Detection, 5.1.5).
+fn closest_on_triangle(p: &Point3, [a, b, c]: &[Point3; 3]) -> (Point3, Feature) {
+    let (ab, ac, ap) = (b - a, c - a, p - a);
+    let (d1, d2) = (ab.dot(&ap), ac.dot(&ap));
+    if d1 <= 0.0 && d2 <= 0.0 {
+        return (*a, Feature::Vertex(0));
+    }
+    let bp = p - b;
+    let (d3, d4) = (ab.dot(&bp), ac.dot(&bp));
+    if d3 >= 0.0 && d4 <= d3 {
+        return (*b, Feature::Vertex(1));
+    }
+    let vc = d1 * d4 - d3 * d2;
+    if vc <= 0.0 && d1 >= 0.0 && d3 <= 0.0 {
+        return (a + ab * (d1 / (d1 - d3)), Feature::Edge(0));
+    }
+    let cp = p - c;
+    let (d5, d6) = (ab.dot(&cp), ac.dot(&cp));
+    if d6 >= 0.0 && d5 <= d6 {
+        return (*c, Feature::Vertex(2));
+    }
+    let vb = d5 * d2 - d1 * d6;
+    if vb <= 0.0 && d2 >= 0.0 && d6 <= 0.0 {
+        return (a + ac * (d2 / (d2 - d6)), Feature::Edge(2));
+    }
+    let va = d3 * d6 - d5 * d4;
+    if va <= 0.0 && d4 - d3 >= 0.0 && d5 - d6 >= 0.0 {
+        let w = (d4 - d3) / ((d4 - d3) + (d5 - d6));
+        return (b + (c - b) * w, Feature::Edge(1));
+    }
+    let denom = 1.0 / (va + vb + vc);
+    (a + ab * (vb * denom) + ac * (vc * denom), Feature::Face)
+}
+
+/// A ball against triangle `tri` (unit front normal `n`): the closest point of the triangle to
+/// the centre, when within the radius plus `margin`.
+pub(crate) fn sphere_triangle(
+    sphere: &Sphere,
+    tri: &[Point3; 3],
+    n: &Vector3,
+    margin: Real,
+) -> Option<TriangleContact> {
+    let centre = sphere.center;
+    if (centre - tri[0]).dot(n) < 0.0 {
+        return None;
+    }
+    let (closest, feature) = closest_on_triangle(&centre, tri);
+    let d = centre - closest;
+    let distance_sq = d.norm_squared();
+    let reach = sphere.radius + margin;
+    if distance_sq > reach * reach {
+        return None;
+    }
+    let distance = distance_sq.sqrt();
+    let normal = if distance > Real::EPSILON * sphere.radius {
+        d / distance
+    } else {
+        *n
+    };
+    let depth = sphere.radius - distance;
+    let code = match feature {
+        Feature::Face | Feature::BoxFace => 0,
+        Feature::Edge(k) => 1 + u32::from(k),
+        Feature::Vertex(k) => 4 + u32::from(k),
+    };
+    let mut points = ArrayVec::new();
+    points.push(ContactPoint {
+        position: closest - normal * (0.5 * depth),
+        depth,
+        id: crate::FeatureId(local_id(3, code)),
+    });
+    Some(TriangleContact {
+        normal,
+        points,
+        feature,
+        distance_sq,
+    })
+}
+
+/// A vertex of a polygon being clipped, with the labels of its two edges.
+#[derive(Debug, Clone, Copy)]
+struct ClipVertex {
+    p: Point3,
+    labels: (u8, u8),
+}
+
+/// `polygon` clipped to the half space `(x - origin) . inward >= 0`; new vertices get `label`
+/// for the clipping plane's side.
+fn clip(
+    polygon: &ArrayVec<ClipVertex, 8>,
+    origin: &Point3,
+    inward: &Vector3,
+    label: u8,
+) -> ArrayVec<ClipVertex, 8> {
+    let mut out = ArrayVec::new();
+    let len = polygon.len();
+    for i in 0..len {
+        let (current, next) = (&polygon[i], &polygon[(i + 1) % len]);
+        let (f, g) = (
+            (current.p - origin).dot(inward),
+            (next.p - origin).dot(inward),
+        );
+        if f >= 0.0 && !out.is_full() {
+            out.push(*current);
+        }
+        if (f >= 0.0) != (g >= 0.0) && !out.is_full() {
+            let s = f / (f - g);
+            let labels = if f >= 0.0 {
+                (current.labels.1, label)
+            } else {
+                (label, current.labels.1)
+            };
+            out.push(ClipVertex {
+                p: current.p + (next.p - current.p) * s,
+                labels,
+            });
+        }
+    }
+    out
+}
+
+/// The id bits of two clip labels (each below 9), smaller first.
+fn labels_id((x, y): (u8, u8)) -> u32 {
+    let (lo, hi) = (x.min(y), x.max(y));
+    u32::from(lo) * 9 + u32::from(hi)
+}
+
+/// A separating axis: unit, from the triangle toward the box, with the box's separation along
+/// it (negative when they overlap).
+#[derive(Debug, Clone, Copy)]
+struct Axis {
+    normal: Vector3,
+    separation: Real,
+    kind: AxisKind,
+}
+
+#[derive(Debug, Clone, Copy)]
+enum AxisKind {
+    Face,
+    BoxFace(usize),
+    Edge(usize, usize),
+}
+
+/// A box against triangle `tri` (unit front normal `n`): the separating axis test over the
+/// triangle's normal, the box's three axes and the nine crosses of their edges; then the
+/// box's face most against the triangle clipped by the triangle's sides (the triangle's face
+/// chosen), the triangle clipped by the box face's sides (a box face chosen), or the closest
+/// points of two edges. Faces are preferred unless an edge separates by [`FACE_BIAS`] more;
+/// only axes that do not point behind the triangle may be chosen.
+pub(crate) fn box_triangle(
+    obb: &Obb,
+    tri: &[Point3; 3],
+    n: &Vector3,
+    margin: Real,
+) -> Option<TriangleContact> {
+    let c = obb.center;
+    if (c - tri[0]).dot(n) < 0.0 {
+        return None;
+    }
+    let u = obb.axes();
+    let h = obb.half_extents;
+    let radius = |l: &Vector3| (0..3).map(|k| h[k] * u[k].dot(l).abs()).sum::<Real>();
+    // The separation along unit axis `l`, oriented from the triangle toward the box.
+    let oriented = |l: Vector3| -> (Vector3, Real) {
+        let (mut lo, mut hi) = (Real::INFINITY, Real::NEG_INFINITY);
+        for v in tri {
+            let t = v.coords.dot(&l);
+            lo = lo.min(t);
+            hi = hi.max(t);
+        }
+        let (centre, r) = (c.coords.dot(&l), radius(&l));
+        let (above, below) = (centre - r - hi, lo - (centre + r));
+        if above >= below {
+            (l, above)
+        } else {
+            (-l, below)
+        }
+    };
+    let face = Axis {
+        normal: *n,
+        separation: (c - tri[0]).dot(n) - radius(n),
+        kind: AxisKind::Face,
+    };
+    if face.separation > margin {
+        return None;
+    }
+    let mut best = face;
+    let mut consider = |axis: Axis, bias: Real| -> bool {
+        if axis.separation > margin {
+            return false;
+        }
+        if axis.normal.dot(n) >= 0.0 && axis.separation > best.separation + bias {
+            best = axis;
+        }
+        true
+    };
+    for (k, uk) in u.iter().enumerate() {
+        let (normal, separation) = oriented(*uk);
+        let axis = Axis {
+            normal,
+            separation,
+            kind: AxisKind::BoxFace(k),
+        };
+        if !consider(axis, FACE_BIAS) {
+            return None;
+        }
+    }
+    for (k, uk) in u.iter().enumerate() {
+        for j in 0..3 {
+            let edge = tri[(j + 1) % 3] - tri[j];
+            let cross = uk.cross(&edge);
+            let length = cross.norm();
+            if length <= 1e-6 * edge.norm() {
+                continue;
+            }
+            let (normal, separation) = oriented(cross / length);
+            let axis = Axis {
+                normal,
+                separation,
+                kind: AxisKind::Edge(k, j),
+            };
+            if !consider(axis, 2.0 * FACE_BIAS) {
+                return None;
+            }
+        }
+    }
+    let l = best.normal;
+    let mut points = ArrayVec::<ContactPoint, 8>::new();
+    let feature = match best.kind {
+        AxisKind::Face => {
+            // The box face most against the triangle, clipped by the triangle's sides.
+            let dots = [u[0].dot(n), u[1].dot(n), u[2].dot(n)];
+            let m = (0..3)
+                .reduce(|a, b| if dots[b].abs() > dots[a].abs() { b } else { a })
+                .unwrap_or(0);
+            let sign = if dots[m] > 0.0 { -1.0 } else { 1.0 };
+            let face_id = 2 * m as u32 + u32::from(sign < 0.0);
+            let (m1, m2) = ((m + 1) % 3, (m + 2) % 3);
+            let fc = c + u[m] * (sign * h[m]);
+            let (e1, e2) = (u[m1] * h[m1], u[m2] * h[m2]);
+            let corners = [fc + e1 + e2, fc - e1 + e2, fc - e1 - e2, fc + e1 - e2];
+            let mut polygon: ArrayVec<ClipVertex, 8> = (0..4)
+                .map(|i| ClipVertex {
+                    p: corners[i],
+                    labels: (((i + 3) % 4) as u8, i as u8),
+                })
+                .collect();
+            for k in 0..3 {
+                let (from, to) = (tri[k], tri[(k + 1) % 3]);
+                polygon = clip(&polygon, &from, &n.cross(&(to - from)), 4 + k as u8);
+            }
+            for v in &polygon {
+                let s = (v.p - tri[0]).dot(n);
+                if s <= margin {
+                    points.push(ContactPoint {
+                        position: v.p - n * (0.5 * s),
+                        depth: -s,
+                        id: crate::FeatureId(local_id(0, face_id << 7 | labels_id(v.labels))),
+                    });
+                }
+            }
+            Feature::Face
+        }
+        AxisKind::BoxFace(k) => {
+            // The triangle clipped by the sides of the box face facing it.
+            let f = -l;
+            let face_id = 2 * k as u32 + u32::from(f.dot(&u[k]) < 0.0);
+            let fc = c + f * h[k];
+            let mut polygon: ArrayVec<ClipVertex, 8> = (0..3)
+                .map(|i| ClipVertex {
+                    p: tri[i],
+                    labels: (((i + 2) % 3) as u8, i as u8),
+                })
+                .collect();
+            for (side, &(axis, sign)) in [
+                ((k + 1) % 3, 1.0),
+                ((k + 1) % 3, -1.0),
+                ((k + 2) % 3, 1.0),
+                ((k + 2) % 3, -1.0),
+            ]
+            .iter()
+            .enumerate()
+            {
+                let inward: Vector3 = u[axis] * -sign;
+                let origin = c + u[axis] * (sign * h[axis]);
+                polygon = clip(&polygon, &origin, &inward, 3 + side as u8);
+            }
+            for v in &polygon {
+                let s = (v.p - fc).dot(&f);
+                if s <= margin {
+                    points.push(ContactPoint {
+                        position: v.p - f * (0.5 * s),
+                        depth: -s,
+                        id: crate::FeatureId(local_id(1, face_id << 7 | labels_id(v.labels))),
+                    });
+                }
+            }
+            Feature::BoxFace
+        }
+        AxisKind::Edge(k, j) => {
+            // The box edge along u_k nearest the triangle, against triangle edge j.
+            let mut corner = c;
+            let mut which = 0;
+            for (bit, i) in [(k + 1) % 3, (k + 2) % 3].into_iter().enumerate() {
+                let toward = if u[i].dot(&l) > 0.0 { -1.0 } else { 1.0 };
+                corner += u[i] * (toward * h[i]);
+                which |= u32::from(toward > 0.0) << bit;
+            }
+            let (p, q) = (corner - u[k] * h[k], corner + u[k] * h[k]);
+            let (on_box, on_tri) = closest_points_on_segments(&p, &q, &tri[j], &tri[(j + 1) % 3]);
+            let s = best.separation;
+            points.push(ContactPoint {
+                position: Point3::from((on_box.coords + on_tri.coords) * 0.5),
+                depth: -s,
+                id: crate::FeatureId(local_id(2, (4 * k as u32 + which) * 3 + j as u32)),
+            });
+            Feature::Edge(j as u8)
+        }
+    };
+    if points.is_empty() {
+        return None;
+    }
+    Some(TriangleContact {
+        normal: l,
+        points,
+        feature,
+        distance_sq: 0.0,
+    })
+}
