@@ -262,6 +262,30 @@ fn version_5_snapshots_load_without_joints_and_step_as_they_did() {
 }
 
 #[test]
+fn version_6_snapshots_load_without_a_surface_table_and_step_as_they_did() {
+    // The falling ragdoll and a bridge of 8 planks, stepped 40 steps by the build before
+    // meshes and saved in format 6 mid-contact and mid-swing. That build reached
+    // 0xc0c7c34f79e1a1de 60 steps later; this one does too, and saves it as version 7.
+    let bytes = include_bytes!("data/v6-ragdoll.bin");
+    let mut world = World::from_bytes(bytes).unwrap();
+    assert_eq!(world.joint_count(), 19);
+    for _ in 0..60 {
+        world.step();
+    }
+    assert_eq!(world.state_hash(), 0xc0c7_c34f_79e1_a1de);
+    for len in 0..bytes.len() {
+        assert!(
+            World::from_bytes(&bytes[..len]).is_err(),
+            "truncated to {len} bytes"
+        );
+    }
+    let again = World::from_bytes(&world.to_bytes().unwrap()).unwrap();
+    assert_eq!(again.snapshot().version, SNAPSHOT_VERSION);
+    assert_eq!(SNAPSHOT_VERSION, 7);
+    assert_eq!(again.state_hash(), world.state_hash());
+}
+
+#[test]
 fn mutated_jointed_snapshots_never_panic() {
     // What the fuzz target does (`fuzz/`, whose seeds include this ragdoll), over a few
     // thousand seeded byte flips: decode, and whatever decodes steps and round-trips.

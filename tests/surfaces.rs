@@ -408,3 +408,35 @@ fn hostile_surface_snapshots_are_refused() {
         );
     }
 }
+
+/// The hash of the level (a heightfield, a ramp, stairs, 24 boxes and balls) after 200 steps,
+/// and after the same steps on two threads and at one lane. It changes only when the
+/// simulation's results change on purpose or on a platform whose floating point differs. To
+/// update: run this test, read the hash it prints, and set `PINNED` in the change that
+/// explains why.
+const PINNED: u64 = 0xdefb_026b_c308_c90e;
+
+#[test]
+fn the_level_is_pinned_and_the_same_on_any_thread_count_and_lane_width() {
+    let run = |threads: usize, lanes: SolverLanes| {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .expect("a pool");
+        pool.install(|| {
+            let (mut world, _) = testbed::surfaces::level(24);
+            world.set_solver_lanes(lanes);
+            for _ in 0..200 {
+                world.step();
+            }
+            world.state_hash()
+        })
+    };
+    let hash = run(1, SolverLanes::WIDEST);
+    assert_eq!(run(2, SolverLanes::One), hash, "two threads, one lane");
+    assert_eq!(
+        hash, PINNED,
+        "the level's state after 200 steps changed (hash {hash:#018x}). If the change is \
+         intended, set PINNED in tests/surfaces.rs to {hash:#018x}."
+    );
+}
