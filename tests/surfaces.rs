@@ -440,3 +440,62 @@ fn the_level_is_pinned_and_the_same_on_any_thread_count_and_lane_width() {
          intended, set PINNED in tests/surfaces.rs to {hash:#018x}."
     );
 }
+
+/// Writes the fuzz target's surface seeds (`fuzz/seeds/level.bin` and `.json`: a small
+/// heightfield, a ramp and stairs, a few bodies mid-contact): run with `--ignored` after a
+/// format change.
+#[test]
+#[ignore]
+fn write_fuzz_seeds() {
+    let mut world = World::new(WorldConfig::default());
+    world
+        .insert(BodyDesc::fixed().shape(heightfield(5, 4, 6.0, |x, z| 0.1 * x * z)))
+        .unwrap();
+    let ramp = testbed::surfaces::ramp(-2.0, 0.0, -1.0, 1.0, 0.5);
+    for x in [-3.0, 3.0] {
+        world
+            .insert(
+                BodyDesc::fixed()
+                    .shape(ramp.clone())
+                    .position(Vector3::new(x, 0.0, 0.0)),
+            )
+            .unwrap();
+    }
+    for i in 0..4 {
+        let desc = if i % 2 == 0 {
+            BodyDesc::dynamic().cuboid(Vector3::repeat(0.2))
+        } else {
+            BodyDesc::dynamic().ball(0.2)
+        };
+        world
+            .insert(desc.position(Vector3::new(i as Real - 1.5, 1.0, 0.3)))
+            .unwrap();
+    }
+    for _ in 0..40 {
+        world.step();
+    }
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz/seeds");
+    std::fs::write(dir.join("level.bin"), world.to_bytes().unwrap()).unwrap();
+    std::fs::write(dir.join("level.json"), world.to_json().unwrap()).unwrap();
+}
+
+#[test]
+fn a_mesh_claiming_a_billion_triangles_fails_fast() {
+    let mut world = World::new(WorldConfig::default());
+    world
+        .insert(BodyDesc::fixed().shape(grid_shape(2, 2, 1.0, |_, _| 0.0)))
+        .unwrap();
+    let bytes = world.to_bytes().unwrap();
+    // The table: one mesh of 9 vertices (108 bytes of floats), then its 8 triangles.
+    let at = (0..bytes.len() - 111)
+        .find(|&i| bytes[i] == 1 && bytes[i + 1] == 9 && bytes[i + 110] == 8)
+        .expect("the mesh table");
+    let mut hostile = bytes[..at + 110].to_vec();
+    hostile.extend_from_slice(&[0x80, 0x94, 0xeb, 0xdc, 0x03]);
+    hostile.extend_from_slice(&[0, 1, 2].repeat(1_000));
+    assert!(World::from_bytes(&hostile).is_err());
+    // Within the limit of triangles but past the data: refused as truncated.
+    let mut hostile = bytes[..at + 110].to_vec();
+    hostile.extend_from_slice(&[0x80, 0x80, 0x80, 0x01]);
+    assert!(World::from_bytes(&hostile).is_err());
+}

@@ -17,8 +17,10 @@ use serde::{Deserialize, Serialize};
 /// angle between their normals is at least this (5 degrees).
 pub const FLAT_EDGE_COS: Real = 0.996_194_7;
 
-/// The most triangles (or cells) a surface may have: ids must fit a contact's feature id.
-pub const MAX_TRIANGLES: usize = 1 << 24;
+/// The most triangles a surface may have (4,194,304; a heightfield's cells count two each):
+/// building one costs about 100 bytes a triangle, so a snapshot cannot make a reader build
+/// more than about 400 MB of any one surface. Larger levels are several meshes.
+pub const MAX_TRIANGLES: usize = 1 << 22;
 
 /// One triangle of a surface, in the surface's frame.
 #[derive(Debug, Clone, Copy, PartialEq)]

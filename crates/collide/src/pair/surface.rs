@@ -175,7 +175,9 @@ fn filter(found: Vec<Found>, ball: bool) -> Vec<Found> {
 }
 
 /// The kept contacts' group holding the deepest point, as one contact of at most four points
-/// (ids made unique per triangle: the triangle's index above the local id's 12 bits).
+/// (ids made distinct per triangle: the low 20 bits of the triangle's index above the local
+/// id's 12 bits; two triangles a million apart in one pair's contact could share an id, which
+/// only costs a warm start).
 fn merge(kept: &[Found]) -> Option<Contact> {
     let depth = |f: &Found| {
         f.contact
