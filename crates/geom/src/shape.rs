@@ -141,16 +141,14 @@ impl Shape {
     }
 }
 
-/// A surface (mesh or heightfield) placed in world space: the shared data, its pose, and its
-/// world box.
+/// A surface (mesh or heightfield) placed in world space: the shared data and its pose (no
+/// larger than an [`Obb`], so that a [`Volume`] stays as small as it was without surfaces).
 #[derive(Debug, Clone, PartialEq)]
 pub struct PosedSurface<S> {
     /// The surface, in its own frame.
     pub surface: Arc<S>,
     /// Where its frame is.
     pub pose: Isometry3,
-    /// Its world box.
-    pub aabb: Aabb,
 }
 
 impl<S: Surface> PosedSurface<S> {
@@ -160,8 +158,13 @@ impl<S: Surface> PosedSurface<S> {
         Self {
             surface: Arc::clone(surface),
             pose: *pose,
-            aabb: surface.local_aabb().transformed(pose),
         }
+    }
+
+    /// Its world box: its local box turned and boxed again.
+    #[inline]
+    pub fn aabb(&self) -> Aabb {
+        self.surface.local_aabb().transformed(&self.pose)
     }
 }
 
@@ -185,8 +188,8 @@ impl Volume {
         match self {
             Self::Obb(obb) => obb.aabb(),
             Self::Sphere(sphere) => sphere.aabb(),
-            Self::TriMesh(posed) => posed.aabb,
-            Self::HeightField(posed) => posed.aabb,
+            Self::TriMesh(posed) => posed.aabb(),
+            Self::HeightField(posed) => posed.aabb(),
         }
     }
 
@@ -196,8 +199,8 @@ impl Volume {
         match self {
             Self::Obb(obb) => obb.bounding_sphere(),
             Self::Sphere(sphere) => *sphere,
-            Self::TriMesh(posed) => posed.aabb.bounding_sphere(),
-            Self::HeightField(posed) => posed.aabb.bounding_sphere(),
+            Self::TriMesh(posed) => posed.aabb().bounding_sphere(),
+            Self::HeightField(posed) => posed.aabb().bounding_sphere(),
         }
     }
 
@@ -216,6 +219,12 @@ impl Volume {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_surface_volume_is_no_larger_than_a_box() {
+        assert!(size_of::<PosedSurface<TriMesh>>() <= size_of::<Obb>());
+        assert!(size_of::<Volume>() <= 48, "{}", size_of::<Volume>());
+    }
 
     #[test]
     fn world_volume_follows_the_pose() {

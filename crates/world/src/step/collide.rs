@@ -371,7 +371,7 @@ impl Collision {
                 .map(|&h| Entry::of(h, &bodies[h], speculative).seamed(active)),
         );
         let mut live_at = std::mem::take(&mut self.renumbered);
-        self.spread(&partner_entries, &mut live_at);
+        self.spread(&mut partner_entries, &mut live_at);
         if !partner_entries.is_empty() {
             // Dense indices grow with live ones: the live pairs stay ordered.
             for pair in &mut pairs {
@@ -437,28 +437,36 @@ impl Collision {
     }
 
     /// Merges `more` (in handle order, no handle in the dense set) into the dense set in
-    /// place, from the back (each entry moved once); `moved[k]` becomes the new dense index of
-    /// the entry that was at `k`.
-    fn spread(&mut self, more: &[Made], moved: &mut Vec<u32>) {
+    /// place, from the back (each entry moved once, by a swap: the posed volumes, which may
+    /// hold a surface's `Arc`, are never cloned); `more` is left holding what was swapped out.
+    /// `moved[k]` becomes the new dense index of the entry that was at `k`.
+    fn spread(&mut self, more: &mut [Made], moved: &mut Vec<u32>) {
         let old = self.dense.len();
         moved.clear();
         moved.extend(0..old as u32);
-        let Some(first) = more.first() else {
+        if more.is_empty() {
             return;
-        };
-        for _ in more {
-            self.push(first.clone());
+        }
+        // The columns grow by `more`'s length; the merge below fills every new place.
+        for made in more.iter() {
+            self.push(made.clone());
         }
         let (mut i, mut j, mut w) = (old, more.len(), old + more.len());
         while j > 0 {
             w -= 1;
             if i > 0 && self.dense[i - 1].handle > more[j - 1].entry.handle {
-                let made = self.made(i - 1);
-                self.set(w, made);
+                self.dense.swap(i - 1, w);
+                self.posed.swap(i - 1, w);
+                self.motion.swap(i - 1, w);
+                self.flags.swap(i - 1, w);
                 moved[i - 1] = w as u32;
                 i -= 1;
             } else {
-                self.set(w, more[j - 1].clone());
+                let made = &mut more[j - 1];
+                self.dense[w] = made.entry;
+                std::mem::swap(&mut self.posed[w], &mut made.posed);
+                self.motion[w] = made.motion;
+                self.flags[w] = made.flags;
                 j -= 1;
             }
         }
@@ -476,22 +484,6 @@ impl Collision {
         self.posed.push(made.posed);
         self.motion.push(made.motion);
         self.flags.push(made.flags);
-    }
-
-    fn made(&self, i: usize) -> Made {
-        Made {
-            entry: self.dense[i],
-            posed: self.posed[i].clone(),
-            motion: self.motion[i],
-            flags: self.flags[i],
-        }
-    }
-
-    fn set(&mut self, i: usize, made: Made) {
-        self.dense[i] = made.entry;
-        self.posed[i] = made.posed;
-        self.motion[i] = made.motion;
-        self.flags[i] = made.flags;
     }
 
     /// Adds to the dense set the bodies of `woken` (sleeping when the step began, woken since)
@@ -541,7 +533,7 @@ impl Collision {
                 }
             }));
             let mut renumbered = std::mem::take(&mut self.renumbered);
-            self.spread(&added, &mut renumbered);
+            self.spread(&mut added, &mut renumbered);
             for pair in &mut self.contact_indices {
                 *pair = (renumbered[pair.0 as usize], renumbered[pair.1 as usize]);
             }
