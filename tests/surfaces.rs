@@ -499,3 +499,69 @@ fn a_mesh_claiming_a_billion_triangles_fails_fast() {
     hostile.extend_from_slice(&[0x80, 0x80, 0x80, 0x01]);
     assert!(World::from_bytes(&hostile).is_err());
 }
+
+#[test]
+fn a_box_rides_a_kinematic_mesh_and_a_ball_rolls_down_a_heightfield_slope() {
+    // Without rolling resistance, so that the ball rolls as a textbook sphere.
+    let mut config = WorldConfig::default();
+    config.solver.rolling_resistance = 0.0;
+    let mut world = World::new(config);
+    let platform = world
+        .insert(
+            BodyDesc::kinematic()
+                .shape(grid_shape(4, 4, 1.0, |_, _| 0.0))
+                .linvel(Vector3::new(1.0, 0.0, 0.0)),
+        )
+        .unwrap();
+    let cube = world
+        .insert(
+            BodyDesc::dynamic()
+                .cuboid(Vector3::repeat(0.25))
+                .position(Vector3::new(0.0, 0.3, 0.0)),
+        )
+        .unwrap();
+    // A 10-degree slope facing +x as a heightfield, away from the platform.
+    let slope = (10.0 as Real).to_radians().tan();
+    world
+        .insert(
+            BodyDesc::fixed()
+                .shape(heightfield(9, 9, 8.0, move |x, _| -slope * x))
+                .position(Vector3::new(0.0, -20.0, 30.0)),
+        )
+        .unwrap();
+    let ball = world
+        .insert(BodyDesc::dynamic().ball(0.25).position(Vector3::new(
+            -3.0,
+            -20.0 + 3.0 * slope + 0.26,
+            30.0,
+        )))
+        .unwrap();
+    let gap = |world: &World| {
+        world.body(cube).unwrap().position().x - world.body(platform).unwrap().position().x
+    };
+    for _ in 0..60 {
+        world.step();
+    }
+    // Caught up by friction within the first second (slipping back about 12 cm meanwhile),
+    // then carried: the gap holds and the cube moves with the platform, resting on it.
+    let caught = gap(&world);
+    for _ in 0..60 {
+        world.step();
+    }
+    let c = world.body(cube).unwrap();
+    assert!(
+        (gap(&world) - caught).abs() < 1e-3,
+        "{caught} then {}",
+        gap(&world)
+    );
+    assert!((c.linvel().x - 1.0).abs() < 1e-3, "{:?}", c.linvel());
+    assert!((c.position().y - 0.25).abs() < 1e-3, "{:?}", c.position());
+    // A rolling ball on an incline accelerates at 5/7 g sin(theta) along it (within 1%).
+    let b = world.body(ball).unwrap();
+    let along = b.linvel().x / (10.0 as Real).to_radians().cos();
+    let expected = 5.0 / 7.0 * 9.81 * (10.0 as Real).to_radians().sin() * 2.0;
+    assert!(
+        (along - expected).abs() < 0.01 * expected,
+        "{along} against {expected}"
+    );
+}
