@@ -35,6 +35,18 @@ pub fn rapier_of(
     sleeping: bool,
     contacts: Contacts,
 ) -> (PhysicsWorld, Vec<(BodyHandle, RigidBodyHandle)>) {
+    rapier_of_with(scene, sleeping, contacts, false)
+}
+
+/// [`rapier_of`], with the static bodies no joint holds inserted as colliders without a body
+/// when `parentless_statics` (rapier's idiom for static geometry, which its ports of Box3D's
+/// scenes use: a million static boxes cost it less so).
+pub fn rapier_of_with(
+    scene: &World,
+    sleeping: bool,
+    contacts: Contacts,
+    parentless_statics: bool,
+) -> (PhysicsWorld, Vec<(BodyHandle, RigidBodyHandle)>) {
     let mut world = PhysicsWorld::new();
     world.integration_parameters.dt = scene.config().dt;
     world.integration_parameters.num_solver_iterations = 4;
@@ -43,54 +55,15 @@ pub fn rapier_of(
     world.gravity = rapier3d::glamx::Vec3::new(g.x, g.y, g.z);
     let mut dynamic = Vec::new();
     let mut handles = std::collections::HashMap::new();
+    let jointed: std::collections::HashSet<BodyHandle> =
+        scene.joints().flat_map(|(_, j)| j.bodies()).collect();
     for (handle, body) in scene.bodies() {
-        let t = body.pose().translation.vector;
-        let r = body.pose().rotation.scaled_axis();
-        let builder = match body.kind() {
-            BodyKind::Dynamic => RigidBodyBuilder::dynamic().can_sleep(sleeping),
-            _ => RigidBodyBuilder::fixed(),
+        if parentless_statics && body.kind() == BodyKind::Static && !jointed.contains(&handle) {
+            world.colliders.insert(collider_of(body, true));
+            continue;
         }
-        .translation(rapier3d::glamx::Vec3::new(t.x, t.y, t.z))
-        .rotation(rapier3d::glamx::Vec3::new(r.x, r.y, r.z));
-        let parent = world.bodies.insert(builder);
+        let parent = insert_body(&mut world, body, sleeping);
         handles.insert(handle, parent);
-        let shape = &body.collider().shape;
-        let collider = match shape {
-            Shape::Cuboid { half_extents: e } => ColliderBuilder::cuboid(e.x, e.y, e.z),
-            Shape::Ball { radius } => ColliderBuilder::ball(*radius),
-            Shape::TriMesh { mesh } => {
-                let vertices = mesh
-                    .vertices()
-                    .iter()
-                    .map(|v| rapier3d::glamx::Vec3::new(v.x, v.y, v.z))
-                    .collect();
-                ColliderBuilder::trimesh(vertices, mesh.triangles().to_vec())
-                    .expect("a mesh minirigid accepted")
-            }
-            Shape::HeightField { field } => {
-                // Rapier's grid is column-major, rows along z and columns along x, as ours.
-                let (rows, columns) = (field.rows() as usize, field.columns() as usize);
-                let heights = field.heights();
-                let data = (0..columns)
-                    .flat_map(|c| (0..rows).map(move |r| heights[r * columns + c]))
-                    .collect();
-                let s = field.scale();
-                ColliderBuilder::heightfield(
-                    rapier3d::parry::utils::Array2::new(rows, columns, data),
-                    rapier3d::glamx::Vec3::new(s.x, s.y, s.z),
-                )
-            }
-        }
-        .friction(body.material().friction)
-        .restitution(body.material().restitution);
-        let collider = if body.kind() == BodyKind::Dynamic {
-            collider.density(body.mass() / shape.volume())
-        } else {
-            collider
-        };
-        world
-            .colliders
-            .insert_with_parent(collider, parent, &mut world.bodies);
         if body.kind() == BodyKind::Dynamic {
             dynamic.push((handle, parent));
         }
@@ -116,6 +89,77 @@ pub fn rapier_of(
         }
     }
     (world, dynamic)
+}
+
+/// `body` inserted into the rapier world `world`: the same kind (static and kinematic bodies
+/// fixed), pose, shape, mass (as a density), friction and restitution. Returns its handle.
+pub fn insert_body(
+    world: &mut PhysicsWorld,
+    body: &world::RigidBody,
+    sleeping: bool,
+) -> RigidBodyHandle {
+    let t = body.pose().translation.vector;
+    let r = body.pose().rotation.scaled_axis();
+    let builder = match body.kind() {
+        BodyKind::Dynamic => RigidBodyBuilder::dynamic().can_sleep(sleeping),
+        _ => RigidBodyBuilder::fixed(),
+    }
+    .translation(rapier3d::glamx::Vec3::new(t.x, t.y, t.z))
+    .rotation(rapier3d::glamx::Vec3::new(r.x, r.y, r.z));
+    let parent = world.bodies.insert(builder);
+    world
+        .colliders
+        .insert_with_parent(collider_of(body, false), parent, &mut world.bodies);
+    parent
+}
+
+/// `body`'s collider in rapier: its shape, mass (as a density), friction and restitution; at
+/// the body's pose when `placed` (a collider without a body), else at its parent's origin.
+fn collider_of(body: &world::RigidBody, placed: bool) -> rapier3d::prelude::Collider {
+    let shape = &body.collider().shape;
+    let collider = match shape {
+        Shape::Cuboid { half_extents: e } => ColliderBuilder::cuboid(e.x, e.y, e.z),
+        Shape::Ball { radius } => ColliderBuilder::ball(*radius),
+        Shape::TriMesh { mesh } => {
+            let vertices = mesh
+                .vertices()
+                .iter()
+                .map(|v| rapier3d::glamx::Vec3::new(v.x, v.y, v.z))
+                .collect();
+            ColliderBuilder::trimesh(vertices, mesh.triangles().to_vec())
+                .expect("a mesh minirigid accepted")
+        }
+        Shape::HeightField { field } => {
+            // Rapier's grid is column-major, rows along z and columns along x, as ours.
+            let (rows, columns) = (field.rows() as usize, field.columns() as usize);
+            let heights = field.heights();
+            let data = (0..columns)
+                .flat_map(|c| (0..rows).map(move |r| heights[r * columns + c]))
+                .collect();
+            let s = field.scale();
+            ColliderBuilder::heightfield(
+                rapier3d::parry::utils::Array2::new(rows, columns, data),
+                rapier3d::glamx::Vec3::new(s.x, s.y, s.z),
+            )
+        }
+    }
+    .friction(body.material().friction)
+    .restitution(body.material().restitution);
+    let collider = if body.kind() == BodyKind::Dynamic {
+        collider.density(body.mass() / shape.volume())
+    } else {
+        collider
+    };
+    if placed {
+        let t = body.pose().translation.vector;
+        let r = body.pose().rotation.scaled_axis();
+        collider
+            .translation(rapier3d::glamx::Vec3::new(t.x, t.y, t.z))
+            .rotation(rapier3d::glamx::Vec3::new(r.x, r.y, r.z))
+            .build()
+    } else {
+        collider.build()
+    }
 }
 
 /// The pose of rapier body `handle` as minirigid's types: its translation and its unit

@@ -450,6 +450,7 @@ impl World {
         }
         let may_sleep = self.config.sleep.enabled && self.config.response == Response::Solver;
         self.active.settle(&self.bodies, may_sleep);
+        self.collision.release_volumes();
         self.update_events();
         self.step_count = self.step_count.saturating_add(1);
     }

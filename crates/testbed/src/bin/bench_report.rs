@@ -664,9 +664,10 @@ fn box3d_suite(dir: &Path, out: &mut String) {
         .map(|name| {
             let ours = protocol_rows(&dir.join(format!("{name}.csv")));
             let theirs = protocol_rows(&dir.join("box3d").join(format!("{name}.csv")));
-            (name, ours, theirs)
+            let rapier = protocol_rows(&dir.join("rapier3d").join(format!("{name}.csv")));
+            (name, ours, theirs, rapier)
         })
-        .filter(|(_, ours, _)| !ours.is_empty())
+        .filter(|(_, ours, _, _)| !ours.is_empty())
         .collect();
     if rows.is_empty() {
         return;
@@ -680,18 +681,33 @@ fn box3d_suite(dir: &Path, out: &mut String) {
          `benchmark -t=2 -r=2` run beside it on this machine, its CSVs copied into \
          `target/box3d_protocol/box3d/`. `large_world_G` is the large world with G x G static \
          boxes (ours only): at G = 50, as at 1,000, the balls land on the corners of four boxes; \
-         at G = 32 in the middle of one. The goal: half Box3D's time or better.\n"
+         at G = 32 in the middle of one. The goal: half Box3D's time or better. rapier3d 0.36 \
+         runs the same scenes by the same protocol (`box3d_protocol -- --rapier3d all 2 1`, \
+         one thread: it is built without its `parallel` feature), carried over body for body \
+         and joint for joint from ours with its defaults (4 solver iterations, contacts \
+         recycled), static bodies as colliders without a body as its own ports \
+         (`examples3d/b3d_*.rs`) build them; its port of the large pyramid has base 200, \
+         Box3D's and ours 100.\n"
     );
-    let _ = writeln!(out, "| scene | threads | minirigid | Box3D | ratio |");
-    let _ = writeln!(out, "|---|---:|---:|---:|---:|");
-    for (name, ours, theirs) in rows {
+    let _ = writeln!(
+        out,
+        "| scene | threads | minirigid | Box3D | ratio | rapier3d | ratio |"
+    );
+    let _ = writeln!(out, "|---|---:|---:|---:|---:|---:|---:|");
+    let cell =
+        |peer: &[(u32, f64)], threads: u32, ms: f64| match peer.iter().find(|(t, _)| *t == threads)
+        {
+            Some(&(_, p)) => (format!("{p:.1} ms"), format!("{:.2}", ms / p)),
+            None => ("-".into(), "-".into()),
+        };
+    for (name, ours, theirs, rapier) in rows {
         for (threads, ms) in ours {
-            let box3d = theirs.iter().find(|(t, _)| *t == threads).map(|r| r.1);
-            let (b, ratio) = match box3d {
-                Some(b) => (format!("{b:.1} ms"), format!("{:.2}", ms / b)),
-                None => ("-".into(), "-".into()),
-            };
-            let _ = writeln!(out, "| {name} | {threads} | {ms:.1} ms | {b} | {ratio} |");
+            let (b, b_ratio) = cell(&theirs, threads, ms);
+            let (r, r_ratio) = cell(&rapier, threads, ms);
+            let _ = writeln!(
+                out,
+                "| {name} | {threads} | {ms:.1} ms | {b} | {b_ratio} | {r} | {r_ratio} |"
+            );
         }
     }
 }

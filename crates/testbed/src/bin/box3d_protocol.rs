@@ -6,17 +6,23 @@
 //! (`threads,ms` rows) to `target/box3d_protocol/`, to compare with
 //! `build/bin/benchmark -t=N -r=2 --benchmark=NAME` run beside it.
 //!
-//! Run: `cargo run --release -p testbed --bin box3d_protocol -- [scene] [runs] [threads]
-//! [joint iterations]`; scenes: `large_pyramid`, `many_pyramids`, `joint_grid`,
+//! With `--rapier3d` first, rapier3d 0.36 runs the same scenes by the same protocol (one
+//! thread), carried over from minirigid's (`testbed::peer`), into
+//! `target/box3d_protocol/rapier3d/`.
+//!
+//! Run: `cargo run --release -p testbed --bin box3d_protocol -- [--rapier3d] [scene] [runs]
+//! [threads] [joint iterations]`; scenes: `large_pyramid`, `many_pyramids`, `joint_grid`,
 //! `large_world` (1,000 x 1,000 static boxes; `large_world:G` for G x G, to see how a step's
 //! cost grows with the static boxes), `all` (the default, Box3D's scenes); threads `N` (only
 //! N, 1 by default) or `1..N` (each count from 1 to N, as Box3D's `-t=N`); 2 runs and the
 //! default joint iterations (`SolverConfig`) by default.
 
+use rapier3d::prelude::PhysicsWorld;
 use std::time::Instant;
 use testbed::joints::joint_grid;
+use testbed::peer::{Contacts, insert_body, rapier_of_with};
 use testbed::scenes::{large_world, large_world_drop, many_pyramids, pyramid};
-use world::World;
+use world::{BodyHandle, World};
 
 /// A scene of Box3D's suite: its name, how many steps Box3D runs (step 0 untimed), how to
 /// build it, and what it does before each step (Box3D's `stepFcn`), if anything.
@@ -27,8 +33,8 @@ struct Scene {
     before_step: Option<BeforeStep>,
 }
 
-/// What a scene does to its world before step `k`.
-type BeforeStep = Box<dyn Fn(&mut World, usize) + Sync>;
+/// What a scene does to its world before step `k`: the body it added, if any.
+type BeforeStep = Box<dyn Fn(&mut World, usize) -> Option<BodyHandle> + Sync>;
 
 /// Box3D's settings where a scene does not set its own: 4 substeps, sleeping as the scene says.
 fn box3d(mut world: World) -> World {
@@ -45,7 +51,7 @@ fn large_world_scene(name: String, grid: usize) -> Scene {
         steps: 500,
         build: Box::new(move || box3d(large_world(grid))),
         before_step: Some(Box::new(move |world, step| {
-            large_world_drop(world, grid, step, 100, 5);
+            large_world_drop(world, grid, step, 100, 5)
         })),
     }
 }
@@ -129,8 +135,43 @@ fn time(scene: &Scene, runs: usize, threads: usize, joint_iterations: Option<u32
     best
 }
 
+/// The minimum over `runs` of rapier3d's timed steps' total (ms) on the same scene, by the
+/// same protocol: the scene built in minirigid and carried over body for body and joint for
+/// joint (`testbed::peer::rapier_of_with`: rapier's defaults, 4 solver iterations, contacts
+/// recycled; sleeping as the scene has it; static bodies without joints as colliders without
+/// a body, as rapier's own ports build static geometry), one thread (rapier3d is built without its
+/// `parallel` feature). The scene's changes before each step are made to the minirigid world,
+/// which is never stepped, and the bodies they add inserted into rapier's.
+fn time_rapier(scene: &Scene, runs: usize) -> f64 {
+    let mut best = f64::INFINITY;
+    for _ in 0..runs {
+        let mut ours = (scene.build)();
+        let sleeping = ours.config().sleep.enabled;
+        let (mut peer, _) = rapier_of_with(&ours, sleeping, Contacts::Recycled, true);
+        let before = |ours: &mut World, peer: &mut PhysicsWorld, k: usize| {
+            let added = scene.before_step.as_ref().and_then(|f| f(ours, k));
+            if let Some(body) = added.and_then(|h| ours.body(h)) {
+                insert_body(peer, body, sleeping);
+            }
+        };
+        before(&mut ours, &mut peer, 0);
+        peer.step();
+        let start = Instant::now();
+        for k in 1..scene.steps {
+            before(&mut ours, &mut peer, k);
+            peer.step();
+        }
+        best = best.min(start.elapsed().as_secs_f64() * 1e3);
+    }
+    best
+}
+
 fn main() {
-    let args: Vec<String> = std::env::args().skip(1).collect();
+    let mut args: Vec<String> = std::env::args().skip(1).collect();
+    let rapier = args.first().is_some_and(|a| a == "--rapier3d");
+    if rapier {
+        args.remove(0);
+    }
     let which = args.first().map_or("all", String::as_str);
     let runs: usize = args.get(1).and_then(|s| s.parse().ok()).unwrap_or(2);
     let threads = args.get(2).map_or("1", String::as_str);
@@ -140,12 +181,24 @@ fn main() {
     };
     let joint_iterations: Option<u32> = args.get(3).and_then(|s| s.parse().ok());
     let out = std::path::Path::new("target/box3d_protocol");
-    std::fs::create_dir_all(out).expect("an output directory");
+    let out = if rapier {
+        out.join("rapier3d")
+    } else {
+        out.to_path_buf()
+    };
+    std::fs::create_dir_all(&out).expect("an output directory");
     println!("scene,threads,ms");
     for scene in chosen(which) {
         let mut csv = String::from("threads,ms\n");
         for &n in &counts {
-            let ms = time(&scene, runs, n, joint_iterations);
+            if rapier && n > 1 {
+                continue;
+            }
+            let ms = if rapier {
+                time_rapier(&scene, runs)
+            } else {
+                time(&scene, runs, n, joint_iterations)
+            };
             println!("{},{n},{ms:.1}", scene.name);
             csv.push_str(&format!("{n},{ms:.1}\n"));
         }

@@ -472,6 +472,14 @@ impl Collision {
         }
     }
 
+    /// Lets the posed volumes go once the step is done with them (nothing after the step reads
+    /// them): a volume may hold a surface's `Arc`, so dropping a column of them walks it, and
+    /// the step that made a large dense set (a level's first, with every static body new)
+    /// pays for it rather than the next.
+    pub(crate) fn release_volumes(&mut self) {
+        self.posed.clear();
+    }
+
     fn clear_dense(&mut self) {
         self.dense.clear();
         self.posed.clear();
