@@ -22,14 +22,35 @@ pub struct Posed {
 }
 
 impl Posed {
-    /// `shape` placed at `pose`, with its bounding volumes.
+    /// `shape` placed at `pose`, with its bounding volumes (a box's and a ball's built with
+    /// one look at the shape: this runs for every moving body every step).
     #[inline]
     pub fn new(shape: &Shape, pose: &Isometry3) -> Self {
-        let volume = shape.world(pose);
-        Self {
-            aabb: volume.aabb(),
-            sphere: volume.bounding_sphere(),
-            volume,
+        match *shape {
+            Shape::Cuboid { half_extents } => {
+                let obb = Obb::from_pose(pose, half_extents);
+                Self {
+                    aabb: obb.aabb(),
+                    sphere: obb.bounding_sphere(),
+                    volume: Volume::Obb(obb),
+                }
+            }
+            Shape::Ball { radius } => {
+                let sphere = Sphere::new(pose.translation.vector.into(), radius);
+                Self {
+                    aabb: sphere.aabb(),
+                    sphere,
+                    volume: Volume::Sphere(sphere),
+                }
+            }
+            Shape::TriMesh { .. } | Shape::HeightField { .. } => {
+                let volume = shape.world(pose);
+                Self {
+                    aabb: volume.aabb(),
+                    sphere: volume.bounding_sphere(),
+                    volume,
+                }
+            }
         }
     }
 }
