@@ -3,6 +3,7 @@
 //! mid-slide steps as the original; a real step in the floor still stops the box.
 
 use minirigid::prelude::*;
+use testbed::surfaces::sliders;
 
 /// 100 x 100 static unit cubes, their tops the plane `y = 0`, flush; frictionless.
 fn floor() -> World {
@@ -22,34 +23,10 @@ fn floor() -> World {
     world
 }
 
-/// A unit cube sliding at 5 m/s along x across the seams (and over a seam along x, at
-/// `z = 0.3`), frictionless, and a ball rolling at 5 m/s; both from rest on the floor.
-fn movers(world: &mut World) -> (BodyHandle, BodyHandle) {
-    let cube = world
-        .insert(
-            BodyDesc::dynamic()
-                .cuboid(Vector3::new(0.5, 0.5, 0.5))
-                .position(Vector3::new(-45.0, 0.5, 0.3))
-                .linvel(Vector3::new(5.0, 0.0, 0.0))
-                .friction(0.0),
-        )
-        .expect("a cube");
-    let ball = world
-        .insert(
-            BodyDesc::dynamic()
-                .ball(0.5)
-                .position(Vector3::new(-45.0, 0.5, 5.3))
-                .linvel(Vector3::new(5.0, 0.0, 0.0))
-                .angvel(Vector3::new(0.0, 0.0, -10.0)),
-        )
-        .expect("a ball");
-    (cube, ball)
-}
-
 #[test]
 fn a_box_and_a_ball_cross_flush_tiles_without_a_bump_and_restore_in_lockstep() {
     let mut world = floor();
-    let (cube, ball) = movers(&mut world);
+    let (cube, ball) = sliders(&mut world);
     let (mut cube_vy, mut cube_spin, mut ball_vy) = (0.0 as Real, 0.0 as Real, 0.0 as Real);
     let mut restored = None;
     for step in 0..540 {
@@ -102,7 +79,7 @@ fn a_step_in_the_floor_still_stops_the_box() {
             .set_pose(Isometry3::translation(-40.0, -0.25, z))
             .expect("a pose");
     }
-    let (cube, _) = movers(&mut world);
+    let (cube, _) = sliders(&mut world);
     world
         .body_mut(cube)
         .expect("the cube")
@@ -140,7 +117,7 @@ fn seams_are_pinned_and_the_same_on_any_thread_count_and_lane_width() {
         pool.install(|| {
             let mut world = floor();
             world.set_solver_lanes(lanes);
-            movers(&mut world);
+            sliders(&mut world);
             for _ in 0..200 {
                 world.step();
             }

@@ -3,11 +3,13 @@
 //! at 100 m/s, ray casts equal to a scan of every triangle, meshes saved once and restored
 //! shared, and bad surfaces refused by name.
 
+mod common;
+
 use minirigid::collide::{RayHit, ray_triangle};
 use minirigid::prelude::*;
 use std::sync::Arc;
 use testbed::SplitMix;
-use testbed::surfaces::{grid_shape, heightfield};
+use testbed::surfaces::{grid_shape, heightfield, sliders};
 
 /// A flat floor at `y = 0`: a mesh of 100 x 50 unit cells (10,000 triangles), or a
 /// heightfield of the same size, frictionless.
@@ -24,35 +26,11 @@ fn floor(field: bool) -> World {
     world
 }
 
-/// A unit cube sliding at 5 m/s along x over the cells' edges and diagonals, and a ball
-/// rolling at 5 m/s beside it.
-fn movers(world: &mut World) -> (BodyHandle, BodyHandle) {
-    let cube = world
-        .insert(
-            BodyDesc::dynamic()
-                .cuboid(Vector3::repeat(0.5))
-                .position(Vector3::new(-45.0, 0.5, 0.3))
-                .linvel(Vector3::new(5.0, 0.0, 0.0))
-                .friction(0.0),
-        )
-        .expect("a cube");
-    let ball = world
-        .insert(
-            BodyDesc::dynamic()
-                .ball(0.5)
-                .position(Vector3::new(-45.0, 0.5, 5.3))
-                .linvel(Vector3::new(5.0, 0.0, 0.0))
-                .angvel(Vector3::new(0.0, 0.0, -10.0)),
-        )
-        .expect("a ball");
-    (cube, ball)
-}
-
 #[test]
 fn a_box_and_a_ball_cross_a_flat_mesh_and_a_heightfield_without_a_bump() {
     for field in [false, true] {
         let mut world = floor(field);
-        let (cube, ball) = movers(&mut world);
+        let (cube, ball) = sliders(&mut world);
         let (mut cube_vy, mut cube_spin, mut ball_vy) = (0.0 as Real, 0.0 as Real, 0.0 as Real);
         let mut restored = None;
         for step in 0..540 {
@@ -400,13 +378,7 @@ fn hostile_surface_snapshots_are_refused() {
         "{error}"
     );
     // Every truncation of the binary form fails cleanly.
-    let bytes = world.to_bytes().unwrap();
-    for len in 0..bytes.len() {
-        assert!(
-            World::from_bytes(&bytes[..len]).is_err(),
-            "truncated to {len}"
-        );
-    }
+    common::every_truncation_fails(&world.to_bytes().unwrap());
 }
 
 /// The hash of the level (a heightfield, a ramp, stairs, 24 boxes and balls) after 200 steps,

@@ -10,6 +10,7 @@ use minirigid::prelude::{
     BodyHandle, BodyKind, Isometry3, Point3, Ray, Real, Shape, Surface, Vector3, VisualShape, World,
 };
 
+use minirigid::geom::Triangle;
 use std::path::Path;
 
 /// Sleeping bodies are drawn at this fraction of their colour.
@@ -159,19 +160,20 @@ fn instance_at(pose: &Isometry3, scale: Vec3, color: Color) -> InstanceData3d {
 }
 
 /// A surface collider's digest and its triangles' corners (collider frame).
-fn surface_triangles(shape: &Shape) -> (u64, Vec<[Point3; 3]>) {
+fn surface_triangles(shape: &Shape) -> (u64, Vec<[Vec3; 3]>) {
+    let corners = |t: Triangle| t.vertices.map(|p| vec3(&p.coords));
     match shape {
         Shape::TriMesh { mesh } => (
             mesh.digest(),
             (0..mesh.triangles().len() as u32)
-                .map(|t| mesh.triangle(t).vertices)
+                .map(|t| corners(mesh.triangle(t)))
                 .collect(),
         ),
         Shape::HeightField { field } => {
             let count = 2 * (field.rows() - 1) * (field.columns() - 1);
             (
                 field.digest(),
-                (0..count).map(|t| field.triangle(t).vertices).collect(),
+                (0..count).map(|t| corners(field.triangle(t))).collect(),
             )
         }
         Shape::Cuboid { .. } | Shape::Ball { .. } => (0, Vec::new()),
@@ -179,11 +181,8 @@ fn surface_triangles(shape: &Shape) -> (u64, Vec<[Point3; 3]>) {
 }
 
 /// Triangles as a flat-shaded node, each with its own three vertices.
-fn triangles_node(scene: &mut SceneNode3d, triangles: &[[Point3; 3]]) -> SceneNode3d {
-    let coords: Vec<Vec3> = triangles
-        .iter()
-        .flat_map(|t| t.map(|p| vec3(&p.coords)))
-        .collect();
+fn triangles_node(scene: &mut SceneNode3d, triangles: &[[Vec3; 3]]) -> SceneNode3d {
+    let coords: Vec<Vec3> = triangles.iter().flatten().copied().collect();
     let faces = (0..triangles.len() as u32)
         .map(|t| [3 * t, 3 * t + 1, 3 * t + 2])
         .collect();
@@ -198,15 +197,11 @@ fn hull_node(scene: &mut SceneNode3d, vertices: &[Point3]) -> SceneNode3d {
     let points: Vec<Vec3> = vertices.iter().map(|p| vec3(&p.coords)).collect();
     match parry3d::transformation::try_convex_hull(&points) {
         Ok((hull, triangles)) if !triangles.is_empty() => {
-            let coords: Vec<Vec3> = triangles
+            let corners: Vec<[Vec3; 3]> = triangles
                 .iter()
-                .flat_map(|t| t.map(|i| hull[i as usize]))
+                .map(|t| t.map(|i| hull[i as usize]))
                 .collect();
-            let faces = (0..triangles.len() as u32)
-                .map(|t| [3 * t, 3 * t + 1, 3 * t + 2])
-                .collect();
-            let mesh = GpuMesh3d::new(coords, faces, None, None, false);
-            scene.add_mesh(std::rc::Rc::new(std::cell::RefCell::new(mesh)), Vec3::ONE)
+            triangles_node(scene, &corners)
         }
         _ => {
             let (lo, hi) = points.iter().fold(

@@ -4,6 +4,7 @@ use minirigid::prelude::*;
 
 /// Steps `original` and its two restored copies `steps` times, asserting after each step that
 /// both copies have the original's state hash and events.
+#[allow(dead_code)] // not every test file uses it
 pub fn step_in_lockstep(
     original: &mut World,
     from_json: &mut World,
@@ -46,4 +47,15 @@ pub fn pyramid_40_and_a_ball(configure: impl FnOnce(&mut World)) -> World {
         )
         .unwrap();
     world
+}
+
+/// Every truncation of a binary snapshot is refused (an error, never a panic or a world).
+#[allow(dead_code)] // not every test file uses it
+pub fn every_truncation_fails(bytes: &[u8]) {
+    for len in 0..bytes.len() {
+        assert!(
+            World::from_bytes(&bytes[..len]).is_err(),
+            "truncated to {len} bytes"
+        );
+    }
 }

@@ -6,6 +6,31 @@ use collide::ray_volume;
 use geom::{Point3, Ray, Real, Shape, Vector3};
 use world::{BodyDesc, BodyHandle, World, WorldConfig};
 
+/// The ghost-bump probes on a floor whose top is `y = 0`: a unit cube sliding at 5 m/s along x
+/// from `x = -45` (at `z = 0.3`, so that it also rides a seam or an edge along x),
+/// frictionless, and a unit ball rolling at 5 m/s beside it (at `z = 5.3`). Returns both.
+pub fn sliders(world: &mut World) -> (BodyHandle, BodyHandle) {
+    let cube = world
+        .insert(
+            BodyDesc::dynamic()
+                .cuboid(Vector3::new(0.5, 0.5, 0.5))
+                .position(Vector3::new(-45.0, 0.5, 0.3))
+                .linvel(Vector3::new(5.0, 0.0, 0.0))
+                .friction(0.0),
+        )
+        .expect("a cube");
+    let ball = world
+        .insert(
+            BodyDesc::dynamic()
+                .ball(0.5)
+                .position(Vector3::new(-45.0, 0.5, 5.3))
+                .linvel(Vector3::new(5.0, 0.0, 0.0))
+                .angvel(Vector3::new(0.0, 0.0, -10.0)),
+        )
+        .expect("a ball");
+    (cube, ball)
+}
+
 /// A grid of `nx` by `nz` square cells of side `cell` over x and z, centred on the origin,
 /// two triangles a cell facing +y, each vertex at the height `height(x, z)`.
 pub fn grid_mesh(
