@@ -5,7 +5,8 @@ use crate::contact::Contact;
 use crate::pair::box_box::{obb_obb_contact, obb_obb_contact_within, obb_obb_intersects};
 use crate::pair::sphere_box::{sphere_obb_contact_within, sphere_obb_intersects};
 use crate::pair::sphere_sphere::sphere_sphere_contact_within;
-use crate::pair::surface::{Other, surface_contact_within};
+use crate::pair::surface::{MAX_MANIFOLDS, Other, surface_contacts_within};
+use arrayvec::ArrayVec;
 use geom::{Isometry3, Real, Shape, Volume};
 
 /// The contact of `shape_a` placed at `pose_a` and `shape_b` at `pose_b`, or `None` when apart.
@@ -51,19 +52,21 @@ fn solid(volume: &Volume) -> Option<Other<'_>> {
     }
 }
 
-/// The contact of a surface (`a`) and another volume, the normal from the surface toward it.
-fn surface_first(a: &Volume, b: &Volume, margin: Real) -> Option<Contact> {
-    let other = solid(b)?;
+/// The manifolds of a surface (`a`) and another volume, normals from the surface toward it.
+fn surface_first(a: &Volume, b: &Volume, margin: Real) -> ArrayVec<Contact, MAX_MANIFOLDS> {
+    let Some(other) = solid(b) else {
+        return ArrayVec::new();
+    };
     match a {
-        Volume::TriMesh(mesh) => surface_contact_within(mesh, other, margin),
-        Volume::HeightField(field) => surface_contact_within(field, other, margin),
-        Volume::Obb(_) | Volume::Sphere(_) => None,
+        Volume::TriMesh(mesh) => surface_contacts_within(mesh, other, margin),
+        Volume::HeightField(field) => surface_contacts_within(field, other, margin),
+        Volume::Obb(_) | Volume::Sphere(_) => ArrayVec::new(),
     }
 }
 
 /// The contact of two world-space volumes; the normal points from a toward b. A ball or a box
-/// against a surface: the contact with the surface's triangles, internal edges filtered (see
-/// the crate documentation); two surfaces: `None`.
+/// against a surface: the deepest manifold with the surface's triangles, internal edges
+/// filtered (every manifold: [`volume_contacts_within`]); two surfaces: `None`.
 pub fn volume_contact(a: &Volume, b: &Volume) -> Option<Contact> {
     match (a, b) {
         (Volume::Obb(a), Volume::Obb(b)) => obb_obb_contact(a, b),
@@ -76,11 +79,47 @@ pub fn volume_contact(a: &Volume, b: &Volume) -> Option<Contact> {
     }
 }
 
-/// A pair with at least one surface: the surface first, flipped when it was second.
-fn surface_pair(a: &Volume, b: &Volume, margin: Real) -> Option<Contact> {
+/// The manifolds of a pair with at least one surface: the surface first, flipped when it was
+/// second.
+fn surface_manifolds(a: &Volume, b: &Volume, margin: Real) -> ArrayVec<Contact, MAX_MANIFOLDS> {
     match a {
         Volume::TriMesh(_) | Volume::HeightField(_) => surface_first(a, b, margin),
-        Volume::Obb(_) | Volume::Sphere(_) => surface_first(b, a, margin).map(Contact::flipped),
+        Volume::Obb(_) | Volume::Sphere(_) => surface_first(b, a, margin)
+            .into_iter()
+            .map(Contact::flipped)
+            .collect(),
+    }
+}
+
+/// The deepest of a surface pair's manifolds (ties to the first), for the one-contact forms.
+fn surface_pair(a: &Volume, b: &Volume, margin: Real) -> Option<Contact> {
+    surface_manifolds(a, b, margin)
+        .into_iter()
+        .rev()
+        .max_by(|p, q| p.depth.total_cmp(&q.depth))
+}
+
+/// Whether either volume is a surface (a mesh or a heightfield).
+#[inline]
+pub fn has_surface(a: &Volume, b: &Volume) -> bool {
+    let surface = |v: &Volume| matches!(v, Volume::TriMesh(_) | Volume::HeightField(_));
+    surface(a) || surface(b)
+}
+
+/// Every manifold of two world-space volumes, speculative up to `margin`, each handed to
+/// `found` (normals from a toward b): the one of [`volume_contact_within`] for two solids, one
+/// per group of normals for a ball or a box against a surface (at most four; a shape in a
+/// crease between two slopes meets both), as Box3D keeps them.
+pub fn volume_contacts_within(
+    a: &Volume,
+    b: &Volume,
+    margin: Real,
+    mut found: impl FnMut(Contact),
+) {
+    if has_surface(a, b) {
+        surface_manifolds(a, b, margin).into_iter().for_each(found);
+    } else if let Some(contact) = volume_contact_within(a, b, margin) {
+        found(contact);
     }
 }
 

@@ -30,7 +30,8 @@ pub mod staged;
 
 pub use contact::{Contact, ContactPoint, FeatureId};
 pub use dispatch::{
-    contact, contact_within, intersects, volume_contact, volume_contact_within, volume_intersects,
+    contact, contact_within, has_surface, intersects, volume_contact, volume_contact_within,
+    volume_contacts_within, volume_intersects,
 };
 pub use pair::aabb_aabb::aabb_aabb_contact;
 pub use pair::box_box::{

@@ -2,7 +2,7 @@
 //! cheaper than the next and rejecting what it can. The counts show what each stage saves.
 
 use crate::contact::Contact;
-use crate::dispatch::{volume_contact, volume_contact_within};
+use crate::dispatch::{has_surface, volume_contact, volume_contact_within, volume_contacts_within};
 use crate::pair::box_box::{FoundAxes, obb_obb_axes_within, obb_obb_manifold_within};
 use arrayvec::ArrayVec;
 use geom::{Aabb, Isometry3, Obb, Real, Shape, Sphere, Volume};
@@ -97,7 +97,8 @@ impl StagedFilter {
     }
 
     /// [`StagedFilter::contact_within`] of each pair `(a, b, margin)` of `pairs`: `found`
-    /// gets each pair that meets, its index in `pairs` and its contact, in order. The same
+    /// gets each pair that meets, its index in `pairs` and its contact, in order (a pair with
+    /// a surface once per manifold, [`crate::volume_contacts_within`]). The same
     /// contacts, bit for bit, and the same counts as one pair at a time; but the box pairs
     /// that pass the bounding volumes run their separating axis tests eight at a time, in SIMD
     /// lanes (a pyramid's narrow phase is mostly box pairs).
@@ -130,6 +131,15 @@ impl StagedFilter {
                     (Volume::Obb(obb_a), Volume::Obb(obb_b)) => {
                         obb_obb_manifold_within(obb_a, obb_b, margin, &axes[box_of[k] as usize])
                     }
+                    (a, b) if has_surface(a, b) => {
+                        let mut any = false;
+                        volume_contacts_within(a, b, margin, |contact| {
+                            any = true;
+                            found(start + k, contact);
+                        });
+                        self.count_exact(any);
+                        continue;
+                    }
                     (a, b) => volume_contact_within(a, b, margin),
                 };
                 self.count_exact(contact.is_some());
@@ -159,6 +169,26 @@ impl StagedFilter {
             self.counts.rejected_by_aabb += 1;
         }
         aabbs_meet
+    }
+
+    /// Every manifold of `a` and `b` within `margin` ([`crate::volume_contacts_within`]),
+    /// trying the cheap stages first, each handed to `found`.
+    pub fn contacts_of(
+        &mut self,
+        a: &Posed,
+        b: &Posed,
+        margin: Real,
+        mut found: impl FnMut(Contact),
+    ) {
+        if !self.bounds_meet(a, b, margin) {
+            return;
+        }
+        let mut any = false;
+        volume_contacts_within(&a.volume, &b.volume, margin, |contact| {
+            any = true;
+            found(contact);
+        });
+        self.count_exact(any);
     }
 
     /// Counts the exact test's answer.

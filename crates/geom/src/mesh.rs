@@ -55,6 +55,11 @@ pub trait Surface {
     fn query(&self, local: &Aabb, each: impl FnMut(u32));
     /// The box around the whole surface, in its frame.
     fn local_aabb(&self) -> Aabb;
+    /// Whether everything below the surface is solid (a heightfield: the ground), so that a
+    /// shape sunk under it is pushed back up; a mesh is a one-sided sheet.
+    fn solid_below(&self) -> bool {
+        false
+    }
 }
 
 /// A digest of a surface's numbers (FNV-1a over their bits), kept for the world's state hash.
@@ -277,7 +282,9 @@ pub struct HeightFieldData {
 /// `(-scale.x / 2 + c dx, heights[r columns + c] scale.y, -scale.z / 2 + r dz)`. Each cell is
 /// two triangles split along the diagonal from `(r, c)` to `(r + 1, c + 1)`, facing +y; cell
 /// `(r, c)` holds triangles `2 (r (columns - 1) + c)` and the next. No hierarchy: the cells a
-/// box covers are found by division.
+/// box covers are found by division. Unlike a mesh, a heightfield is the top of solid ground:
+/// a shape sunk below it meets the cells above it and is pushed back up (its box reaches down
+/// by its height range, or 1 m if less, below its lowest point).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(try_from = "HeightFieldData", into = "HeightFieldData")]
 pub struct HeightField {
@@ -349,7 +356,13 @@ impl HeightField {
                 (lo.min(h * scale.y), hi.max(h * scale.y))
             });
         let (hx, hz) = (0.5 * scale.x, 0.5 * scale.z);
-        field.aabb = Aabb::new(Point3::new(-hx, low, -hz), Point3::new(hx, high, hz));
+        // The ground goes on below: the box reaches down by the field's height range, or
+        // 1 m if less, so that a shape sunk under the surface is still paired with it.
+        let ground = (high - low).max(1.0);
+        field.aabb = Aabb::new(
+            Point3::new(-hx, low - ground, -hz),
+            Point3::new(hx, high, hz),
+        );
         for r in 0..rows - 1 {
             for c in 0..columns - 1 {
                 let hs = [(r, c), (r, c + 1), (r + 1, c), (r + 1, c + 1)]
@@ -477,8 +490,10 @@ impl Surface for HeightField {
         for r in r0..=r1 {
             for c in c0..=c1 {
                 let cell = r * cols + c;
-                let (lo, hi) = self.cell_heights[cell as usize];
-                if lo <= local.maxs.y && hi >= local.mins.y {
+                // A box below the surface is in the ground: its cells are found too, so
+                // only a box above a cell's highest point misses it.
+                let (_, hi) = self.cell_heights[cell as usize];
+                if hi >= local.mins.y {
                     each(2 * cell);
                     each(2 * cell + 1);
                 }
@@ -489,6 +504,11 @@ impl Surface for HeightField {
     #[inline]
     fn local_aabb(&self) -> Aabb {
         self.aabb
+    }
+
+    #[inline]
+    fn solid_below(&self) -> bool {
+        true
     }
 }
 
@@ -801,7 +821,8 @@ mod tests {
                 .collect();
             assert_eq!(found, expected);
             // The heightfield reports whole cells: every triangle whose box meets the query,
-            // and only triangles of cells whose footprint and heights meet it.
+            // and only triangles of cells whose footprint meets it and whose highest point is
+            // not below it (a box under the ground meets the cells above it).
             let mut cells = Vec::new();
             field.query(&query, |t| cells.push(t));
             for t in 0..2 * 8 * 12 {
@@ -814,7 +835,12 @@ mod tests {
                 let cell = t / 2;
                 let both = [2 * cell, 2 * cell + 1].map(|t| field.triangle(t).vertices);
                 let b = Aabb::from_points(&[both[0], both[1]].concat()).unwrap();
-                assert!(b.loosened(1e-4).intersects(&query), "cell of {t} reported");
+                let floor = b.mins.y.min(query.mins.y) - 1.0;
+                let below = Aabb::new(Point3::new(b.mins.x, floor, b.mins.z), b.maxs);
+                assert!(
+                    below.loosened(1e-4).intersects(&query),
+                    "cell of {t} reported"
+                );
             }
         }
     }

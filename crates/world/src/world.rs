@@ -294,7 +294,9 @@ impl World {
     /// The contacts of the last step that touched, in handle order. With the solver a contact
     /// may include speculative points (negative depth: the gap) beside touching ones; pairs that
     /// stayed apart are left out, and so are pairs that sleep (they are not tested while they
-    /// sleep; they still touch, and get no `Stopped` event).
+    /// sleep; they still touch, and get no `Stopped` event). A body against a triangle mesh or
+    /// heightfield may have several, one after the other: a manifold per group of normals (a
+    /// ball in a crease between two slopes touches both).
     pub fn contacts(&self) -> &[ContactPair] {
         &self.contacts
     }
@@ -716,6 +718,10 @@ impl World {
         now.clear();
         let mut sleeping = sleeping.peekable();
         for pair in self.contacts.iter().map(|c| (c.a, c.b)) {
+            // A pair against a surface may have several manifolds, one after the other.
+            if now.last() == Some(&pair) {
+                continue;
+            }
             while let Some(old) = sleeping.next_if(|&old| old < pair) {
                 now.push(old);
             }

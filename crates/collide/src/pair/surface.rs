@@ -12,10 +12,9 @@
 //! corner is not one a kept contact's triangle already has. A box's are dropped when every
 //! edge of their triangle is flat, or when one of its flat edges belongs to a kept triangle;
 //! no normal is ever invented. The kept contacts are grouped by normal (and by their
-//! triangles' normals) within [`CLUSTER_COS`]; the group holding the deepest point is the
-//! manifold, reduced to four points. One manifold a pair: a shape in a crease between two
-//! differently facing triangles is held by the deeper one each step (Box3D keeps a manifold
-//! per group).
+//! triangles' normals) within [`CLUSTER_COS`], and each group is a manifold of at most four
+//! points, as Box3D makes them: a shape in a crease between two differently facing triangles
+//! is held by both.
 
 use super::triangle::{Feature, TriangleContact, box_triangle, sphere_triangle};
 use crate::contact::{Contact, ContactPoint, FeatureId};
@@ -82,26 +81,28 @@ impl Seen {
     }
 }
 
-/// The contact of `other` with the posed surface, speculative up to `margin`, or `None`.
-pub(crate) fn surface_contact_within<S: Surface>(
+/// The contacts of `other` with the posed surface, speculative up to `margin`: a manifold per
+/// group of normals (see [`manifolds`]), none when apart.
+pub(crate) fn surface_contacts_within<S: Surface>(
     surface: &PosedSurface<S>,
     other: Other<'_>,
     margin: Real,
-) -> Option<Contact> {
+) -> ArrayVec<Contact, MAX_MANIFOLDS> {
     let aabb = match other {
         Other::Sphere(s) => s.aabb(),
         Other::Obb(b) => b.aabb(),
     };
     let pose = &surface.pose;
     let local = aabb.loosened(margin).transformed(&pose.inverse());
+    let solid = surface.surface.solid_below();
     let mut found: Vec<Found> = Vec::new();
     surface.surface.query(&local, |index| {
         let triangle = surface.surface.triangle(index);
         let world = triangle.vertices.map(|v| pose * v);
         let normal = pose.rotation * triangle.normal();
         let contact = match other {
-            Other::Sphere(s) => sphere_triangle(s, &world, &normal, margin),
-            Other::Obb(b) => box_triangle(b, &world, &normal, margin),
+            Other::Sphere(s) => sphere_triangle(s, &world, &normal, margin, solid),
+            Other::Obb(b) => box_triangle(b, &world, &normal, margin, solid),
         };
         if let Some(contact) = contact {
             found.push(Found {
@@ -112,8 +113,7 @@ pub(crate) fn surface_contact_within<S: Surface>(
             });
         }
     });
-    let kept = filter(found, matches!(other, Other::Sphere(_)));
-    merge(&kept)
+    manifolds(&filter(found, matches!(other, Other::Sphere(_))))
 }
 
 /// The contacts kept of those found (see the module documentation), in the order kept.
@@ -174,46 +174,65 @@ fn filter(found: Vec<Found>, ball: bool) -> Vec<Found> {
     kept
 }
 
-/// The kept contacts' group holding the deepest point, as one contact of at most four points
-/// (ids made distinct per triangle: the low 20 bits of the triangle's index above the local
-/// id's 12 bits; two triangles a million apart in one pair's contact could share an id, which
-/// only costs a warm start).
-fn merge(kept: &[Found]) -> Option<Contact> {
-    let depth = |f: &Found| {
-        f.contact
-            .points
-            .iter()
-            .map(|p| p.depth)
-            .fold(Real::NEG_INFINITY, Real::max)
-    };
-    // `max_by` keeps the last of equals: walked backwards, ties go to the first.
-    let deepest = (0..kept.len())
-        .rev()
-        .max_by(|&a, &b| depth(&kept[a]).total_cmp(&depth(&kept[b])))?;
-    let lead = &kept[deepest];
-    let (normal, triangle_normal) = (lead.contact.normal, lead.normal);
-    let mut points: Vec<ContactPoint> = Vec::new();
+/// The most manifolds a shape keeps against one surface (the deepest groups): a box on rough
+/// ground meets many differently facing triangles, and each manifold is a constraint.
+pub(crate) const MAX_MANIFOLDS: usize = 4;
+
+/// The deepest point's depth of a set of points.
+fn deepest(points: &[ContactPoint]) -> Real {
+    points
+        .iter()
+        .map(|p| p.depth)
+        .fold(Real::NEG_INFINITY, Real::max)
+}
+
+/// The kept contacts grouped as Box3D groups them: each joins the first group whose normal and
+/// triangle normal both agree with its own within [`CLUSTER_COS`], or starts one. A group is
+/// one manifold: its first member's normal, its members' points reduced to four (ids made
+/// distinct per triangle: the low 20 bits of the triangle's index above the local id's 12
+/// bits; two triangles a million apart in one manifold could share an id, which only costs a
+/// warm start). At most [`MAX_MANIFOLDS`], the deepest, in the order their groups began.
+fn manifolds(kept: &[Found]) -> ArrayVec<Contact, MAX_MANIFOLDS> {
+    let mut groups: Vec<(Vector3, Vector3, Vec<ContactPoint>)> = Vec::new();
     for f in kept {
-        if f.contact.normal.dot(&normal) > CLUSTER_COS
-            && f.normal.dot(&triangle_normal) > CLUSTER_COS
-            || std::ptr::eq(f, lead)
-        {
-            points.extend(f.contact.points.iter().map(|p| ContactPoint {
+        let at = groups.iter().position(|(normal, triangle_normal, _)| {
+            f.contact.normal.dot(normal) > CLUSTER_COS
+                && f.normal.dot(triangle_normal) > CLUSTER_COS
+        });
+        let at = at.unwrap_or_else(|| {
+            groups.push((f.contact.normal, f.normal, Vec::new()));
+            groups.len() - 1
+        });
+        groups[at]
+            .2
+            .extend(f.contact.points.iter().map(|p| ContactPoint {
                 id: FeatureId((f.index & 0xf_ffff) << 12 | p.id.0),
                 ..*p
             }));
-        }
     }
-    let points = reduce(&points, &normal);
-    let depth = points
-        .iter()
-        .map(|p| p.depth)
-        .fold(Real::NEG_INFINITY, Real::max);
-    Some(Contact {
-        normal,
-        depth,
-        points,
-    })
+    if groups.len() > MAX_MANIFOLDS {
+        // The deepest groups, kept in their order (a stable sort: ties to the first).
+        let mut order: Vec<usize> = (0..groups.len()).collect();
+        order.sort_by(|&a, &b| deepest(&groups[b].2).total_cmp(&deepest(&groups[a].2)));
+        order.truncate(MAX_MANIFOLDS);
+        order.sort_unstable();
+        let mut k = 0;
+        groups.retain(|_| {
+            k += 1;
+            order.contains(&(k - 1))
+        });
+    }
+    groups
+        .into_iter()
+        .map(|(normal, _, points)| {
+            let points = reduce(&points, &normal);
+            Contact {
+                normal,
+                depth: deepest(&points),
+                points,
+            }
+        })
+        .collect()
 }
 
 /// At most four of `points`, chosen to keep the manifold wide and steady: the deepest, the

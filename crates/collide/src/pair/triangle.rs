@@ -79,16 +79,42 @@ fn closest_on_triangle(p: &Point3, [a, b, c]: &[Point3; 3]) -> (Point3, Feature)
 }
 
 /// A ball against triangle `tri` (unit front normal `n`): the closest point of the triangle to
-/// the centre, when within the radius plus `margin`.
+/// the centre, when within the radius plus `margin`. With `solid_below` (the triangle tops
+/// solid ground), a centre behind the plane over the triangle is pushed out along `n`.
 pub(crate) fn sphere_triangle(
     sphere: &Sphere,
     tri: &[Point3; 3],
     n: &Vector3,
     margin: Real,
+    solid_below: bool,
 ) -> Option<TriangleContact> {
     let centre = sphere.center;
-    if (centre - tri[0]).dot(n) < 0.0 {
-        return None;
+    let height = (centre - tri[0]).dot(n);
+    if height < 0.0 {
+        if !solid_below {
+            return None;
+        }
+        // Over the triangle (its edges and corners included): what is below is the ground.
+        let on_plane = centre - n * height;
+        let (closest, _) = closest_on_triangle(&on_plane, tri);
+        let size = (tri[1] - tri[0]).norm() + (tri[2] - tri[0]).norm();
+        if (closest - on_plane).norm_squared() > (1e-5 * size) * (1e-5 * size) {
+            return None;
+        }
+        let feature = Feature::Face;
+        let depth = sphere.radius - height;
+        let mut points = ArrayVec::new();
+        points.push(ContactPoint {
+            position: closest - n * (0.5 * depth),
+            depth,
+            id: crate::FeatureId(local_id(3, 0)),
+        });
+        return Some(TriangleContact {
+            normal: *n,
+            points,
+            feature,
+            distance_sq: 0.0,
+        });
     }
     let (closest, feature) = closest_on_triangle(&centre, tri);
     let d = centre - closest;
@@ -192,15 +218,18 @@ enum AxisKind {
 /// box's face most against the triangle clipped by the triangle's sides (the triangle's face
 /// chosen), the triangle clipped by the box face's sides (a box face chosen), or the closest
 /// points of two edges. Faces are preferred unless an edge separates by [`FACE_BIAS`] more;
-/// only axes that do not point behind the triangle may be chosen.
+/// only axes that do not point behind the triangle may be chosen. With `solid_below` (the
+/// triangle tops solid ground) a box whose centre is behind the plane is still tested, and
+/// the triangle's face pushes it back up.
 pub(crate) fn box_triangle(
     obb: &Obb,
     tri: &[Point3; 3],
     n: &Vector3,
     margin: Real,
+    solid_below: bool,
 ) -> Option<TriangleContact> {
     let c = obb.center;
-    if (c - tri[0]).dot(n) < 0.0 {
+    if (c - tri[0]).dot(n) < 0.0 && !solid_below {
         return None;
     }
     let u = obb.axes();
@@ -231,7 +260,13 @@ pub(crate) fn box_triangle(
         return None;
     }
     let mut best = face;
+    // A box whose centre is under solid ground goes back up through the face: no other axis
+    // separates it or pushes it.
+    let buried = solid_below && (c - tri[0]).dot(n) < 0.0;
     let mut consider = |axis: Axis, bias: Real| -> bool {
+        if buried {
+            return true;
+        }
         if axis.separation > margin {
             return false;
         }

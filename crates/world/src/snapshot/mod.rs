@@ -349,10 +349,11 @@ impl World {
             let field = format!("contacts[{index}]");
             let known =
                 snapshot.bodies.contains_key(entry.a) && snapshot.bodies.contains_key(entry.b);
+            // A pair against a surface may have several manifolds, one after the other.
             let ordered = entry.a < entry.b
                 && (index == 0 || {
                     let previous = &snapshot.contacts[index - 1];
-                    (previous.a, previous.b) < (entry.a, entry.b)
+                    (previous.a, previous.b) <= (entry.a, entry.b)
                 });
             if !known || !ordered {
                 return Err(SnapshotError::Invalid(WorldError::OutOfRange {

@@ -16,9 +16,9 @@ use crate::body::{BodyHandle, BodyKind, RigidBody};
 use crate::contact::{ContactPair, KeptContact};
 use crate::joint::JointHandle;
 use arrayvec::ArrayVec;
-use collide::Contact;
 use collide::broad::RowSweep;
 use collide::staged::{Posed, StageCounts, StagedFilter};
+use collide::{Contact, has_surface};
 use geom::{Aabb, Isometry3, Real, Vector3};
 use slotmap::SlotMap;
 
@@ -772,7 +772,15 @@ impl Collision {
             };
             let (a, b) = (self.handles[i], self.handles[j]);
             let found_so_far = contacts.len();
-            if let Some((r, kept)) = reuse.as_mut() {
+            if has_surface(&self.posed[i].volume, &self.posed[j].volume) {
+                // Against a surface: every manifold, computed each step (never kept: a pair
+                // may have several, and the kept list holds one a pair).
+                filter.contacts_of(&self.posed[i], &self.posed[j], margin, |contact| {
+                    if !self.through_seam(i, j, &contact) {
+                        contacts.push(ContactPair { a, b, contact });
+                    }
+                });
+            } else if let Some((r, kept)) = reuse.as_mut() {
                 while r.before.get(cursor).is_some_and(|k| (k.a, k.b) < (a, b)) {
                     cursor += 1;
                 }
@@ -827,6 +835,8 @@ impl Collision {
             }
             if contacts.len() > found_so_far {
                 self.wake_sleeper(i, j, &contacts[found_so_far].contact, wake);
+            }
+            for _ in found_so_far..contacts.len() {
                 indices.push((i as u32, j as u32));
             }
         }

@@ -172,7 +172,9 @@ impl Solver {
         self.ids.resize_with(lanes, ArrayVec::new);
         let (pairs, previous, coloring) =
             (&self.constraint_pairs, &self.previous_cache, &self.coloring);
-        let mut cached = previous.iter().enumerate().peekable();
+        // The cached entries are in pair order, as the contacts are; a pair against a surface
+        // may have several (a manifold each), matched by a feature id in common.
+        let mut at = 0;
         let placed = coloring
             .slots
             .iter()
@@ -181,12 +183,28 @@ impl Solver {
         self.lanes.clear();
         for (n, (&k, ((&place, &color), &group))) in pairs.iter().zip(placed).enumerate() {
             let pair = &contacts[k];
-            while cached
-                .next_if(|(_, c)| (c.a, c.b) < (pair.a, pair.b))
-                .is_some()
-            {}
-            let warm = cached.next_if(|(_, c)| (c.a, c.b) == (pair.a, pair.b));
-            let member = (n as u32, warm.map_or(NONE, |(w, _)| w as u32));
+            let key = (pair.a, pair.b);
+            while previous.get(at).is_some_and(|c| (c.a, c.b) < key) {
+                at += 1;
+            }
+            let same = previous[at..]
+                .iter()
+                .take_while(|c| (c.a, c.b) == key)
+                .count();
+            let is_key = |c: &ContactPair| (c.a, c.b) == key;
+            let several =
+                (k > 0 && is_key(&contacts[k - 1])) || contacts.get(k + 1).is_some_and(is_key);
+            let warm = if !several {
+                (same > 0).then_some(at)
+            } else {
+                (at..at + same).find(|&w| {
+                    previous[w]
+                        .points
+                        .iter()
+                        .any(|c| pair.contact.points.iter().any(|p| p.id == c.id))
+                })
+            };
+            let member = (n as u32, warm.map_or(NONE, |w| w as u32));
             let (batch, lane) = batches.locate(group, color, place);
             self.members[batch * L::WIDTH + lane] = member;
             self.lanes.push((batch * L::WIDTH + lane) as u32);
