@@ -2,6 +2,8 @@
 //! a ball rolling across the seams of 100 x 100 unit tiles keep flat, and a world restored
 //! mid-slide steps as the original; a real step in the floor still stops the box.
 
+mod common;
+
 use minirigid::prelude::*;
 use testbed::surfaces::sliders;
 
@@ -110,11 +112,7 @@ const PINNED: u64 = 0x386e_c8a7_f11f_def9;
 #[test]
 fn seams_are_pinned_and_the_same_on_any_thread_count_and_lane_width() {
     let run = |threads: usize, lanes: SolverLanes| {
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .build()
-            .expect("a pool");
-        pool.install(|| {
+        common::on_threads(threads, || {
             let mut world = floor();
             world.set_solver_lanes(lanes);
             sliders(&mut world);

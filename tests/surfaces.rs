@@ -391,11 +391,7 @@ const PINNED: u64 = 0x1bef_7fa6_5c28_9bcf;
 #[test]
 fn the_level_is_pinned_and_the_same_on_any_thread_count_and_lane_width() {
     let run = |threads: usize, lanes: SolverLanes| {
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .build()
-            .expect("a pool");
-        pool.install(|| {
+        common::on_threads(threads, || {
             let (mut world, _) = testbed::surfaces::level(24);
             world.set_solver_lanes(lanes);
             for _ in 0..200 {

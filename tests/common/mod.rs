@@ -59,3 +59,14 @@ pub fn every_truncation_fails(bytes: &[u8]) {
         );
     }
 }
+
+/// What `run` returns when run on a rayon pool of `threads` threads (a world's state hash,
+/// say, to check that it does not depend on the thread count).
+#[allow(dead_code)] // not every test file uses it
+pub fn on_threads<T: Send>(threads: usize, run: impl FnOnce() -> T + Send) -> T {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .expect("a pool")
+        .install(run)
+}

@@ -46,6 +46,14 @@ fn box3d(mut world: World) -> World {
     world
 }
 
+/// `world` with sleeping off (Box3D's large pyramid; our level, to time every body).
+fn awake(mut world: World) -> World {
+    let mut config = *world.config();
+    config.sleep.enabled = false;
+    world.set_config(config).expect("valid settings");
+    world
+}
+
 /// The large world of `grid` x `grid` static boxes, 100 balls dropped one every 5 steps.
 fn large_world_scene(name: String, grid: usize) -> Scene {
     Scene {
@@ -64,13 +72,7 @@ fn scenes() -> Vec<Scene> {
         Scene {
             name: "large_pyramid".into(),
             steps: 200,
-            build: Box::new(|| {
-                let mut world = box3d(pyramid(100).0);
-                let mut config = *world.config();
-                config.sleep.enabled = false;
-                world.set_config(config).expect("valid settings");
-                world
-            }),
+            build: Box::new(|| awake(box3d(pyramid(100).0))),
             before_step: None,
         },
         Scene {
@@ -98,13 +100,7 @@ fn our_scenes() -> Vec<Scene> {
     vec![Scene {
         name: "level".into(),
         steps: 300,
-        build: Box::new(|| {
-            let mut world = box3d(level(256).0);
-            let mut config = *world.config();
-            config.sleep.enabled = false;
-            world.set_config(config).expect("valid settings");
-            world
-        }),
+        build: Box::new(|| awake(box3d(level(256).0))),
         before_step: None,
     }]
 }
