@@ -111,19 +111,11 @@ const PINNED: u64 = 0x386e_c8a7_f11f_def9;
 
 #[test]
 fn seams_are_pinned_and_the_same_on_any_thread_count_and_lane_width() {
-    let run = |threads: usize, lanes: SolverLanes| {
-        common::on_threads(threads, || {
-            let mut world = floor();
-            world.set_solver_lanes(lanes);
-            sliders(&mut world);
-            for _ in 0..200 {
-                world.step();
-            }
-            world.state_hash()
-        })
-    };
-    let hash = run(1, SolverLanes::WIDEST);
-    assert_eq!(run(2, SolverLanes::One), hash, "two threads, one lane");
+    let hash = common::hash_on_any_thread_count(200, || {
+        let mut world = floor();
+        sliders(&mut world);
+        world
+    });
     assert_eq!(
         hash, PINNED,
         "the flush floor's state after 200 steps changed (hash {hash:#018x}). If the change \

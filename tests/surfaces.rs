@@ -390,18 +390,7 @@ const PINNED: u64 = 0x1bef_7fa6_5c28_9bcf;
 
 #[test]
 fn the_level_is_pinned_and_the_same_on_any_thread_count_and_lane_width() {
-    let run = |threads: usize, lanes: SolverLanes| {
-        common::on_threads(threads, || {
-            let (mut world, _) = testbed::surfaces::level(24);
-            world.set_solver_lanes(lanes);
-            for _ in 0..200 {
-                world.step();
-            }
-            world.state_hash()
-        })
-    };
-    let hash = run(1, SolverLanes::WIDEST);
-    assert_eq!(run(2, SolverLanes::One), hash, "two threads, one lane");
+    let hash = common::hash_on_any_thread_count(200, || testbed::surfaces::level(24).0);
     assert_eq!(
         hash, PINNED,
         "the level's state after 200 steps changed (hash {hash:#018x}). If the change is \

@@ -70,3 +70,23 @@ pub fn on_threads<T: Send>(threads: usize, run: impl FnOnce() -> T + Send) -> T 
         .expect("a pool")
         .install(run)
 }
+
+/// The state hash of the world `build` makes after `steps` steps, on one thread at the widest
+/// lanes, asserting that two threads at one lane reach the same: what the pinned-hash tests
+/// pin.
+#[allow(dead_code)] // not every test file uses it
+pub fn hash_on_any_thread_count(steps: usize, build: impl Fn() -> World + Sync) -> u64 {
+    let run = |threads: usize, lanes: SolverLanes| {
+        on_threads(threads, || {
+            let mut world = build();
+            world.set_solver_lanes(lanes);
+            for _ in 0..steps {
+                world.step();
+            }
+            world.state_hash()
+        })
+    };
+    let hash = run(1, SolverLanes::WIDEST);
+    assert_eq!(run(2, SolverLanes::One), hash, "two threads, one lane");
+    hash
+}

@@ -132,12 +132,7 @@ impl StagedFilter {
                         obb_obb_manifold_within(obb_a, obb_b, margin, &axes[box_of[k] as usize])
                     }
                     (a, b) if has_surface(a, b) => {
-                        let mut any = false;
-                        volume_contacts_within(a, b, margin, |contact| {
-                            any = true;
-                            found(start + k, contact);
-                        });
-                        self.count_exact(any);
+                        self.exact_manifolds(a, b, margin, |contact| found(start + k, contact));
                         continue;
                     }
                     (a, b) => volume_contact_within(a, b, margin),
@@ -173,18 +168,22 @@ impl StagedFilter {
 
     /// Every manifold of `a` and `b` within `margin` ([`crate::volume_contacts_within`]),
     /// trying the cheap stages first, each handed to `found`.
-    pub fn contacts_of(
+    pub fn contacts_of(&mut self, a: &Posed, b: &Posed, margin: Real, found: impl FnMut(Contact)) {
+        if self.bounds_meet(a, b, margin) {
+            self.exact_manifolds(&a.volume, &b.volume, margin, found);
+        }
+    }
+
+    /// The exact stage of [`StagedFilter::contacts_of`], counted once for the pair.
+    fn exact_manifolds(
         &mut self,
-        a: &Posed,
-        b: &Posed,
+        a: &Volume,
+        b: &Volume,
         margin: Real,
         mut found: impl FnMut(Contact),
     ) {
-        if !self.bounds_meet(a, b, margin) {
-            return;
-        }
         let mut any = false;
-        volume_contacts_within(&a.volume, &b.volume, margin, |contact| {
+        volume_contacts_within(a, b, margin, |contact| {
             any = true;
             found(contact);
         });

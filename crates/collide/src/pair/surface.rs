@@ -122,15 +122,11 @@ fn filter(found: Vec<Found>, ball: bool) -> Vec<Found> {
     let mut kept = Vec::with_capacity(found.len());
     let mut tentative = Vec::new();
     for f in found {
-        let deepest = f
-            .contact
-            .points
-            .iter()
-            .map(|p| p.depth)
-            .fold(Real::NEG_INFINITY, Real::max);
         let face = match f.contact.feature {
             Feature::Face => true,
-            Feature::BoxFace => f.normal.dot(&f.contact.normal) > 0.5 || deepest > 2.0 * SLOP,
+            Feature::BoxFace => {
+                f.normal.dot(&f.contact.normal) > 0.5 || deepest(&f.contact.points) > 2.0 * SLOP
+            }
             Feature::Edge(_) | Feature::Vertex(_) => false,
         };
         if face {

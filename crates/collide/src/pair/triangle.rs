@@ -90,44 +90,34 @@ pub(crate) fn sphere_triangle(
 ) -> Option<TriangleContact> {
     let centre = sphere.center;
     let height = (centre - tri[0]).dot(n);
-    if height < 0.0 {
+    let (closest, normal, distance, feature, distance_sq) = if height < 0.0 {
         if !solid_below {
             return None;
         }
-        // Over the triangle (its edges and corners included): what is below is the ground.
+        // Over the triangle (its edges and corners included): what is below is the ground,
+        // and the way out is up through the face.
         let on_plane = centre - n * height;
         let (closest, _) = closest_on_triangle(&on_plane, tri);
         let size = (tri[1] - tri[0]).norm() + (tri[2] - tri[0]).norm();
         if (closest - on_plane).norm_squared() > (1e-5 * size) * (1e-5 * size) {
             return None;
         }
-        let feature = Feature::Face;
-        let depth = sphere.radius - height;
-        let mut points = ArrayVec::new();
-        points.push(ContactPoint {
-            position: closest - n * (0.5 * depth),
-            depth,
-            id: crate::FeatureId(local_id(3, 0)),
-        });
-        return Some(TriangleContact {
-            normal: *n,
-            points,
-            feature,
-            distance_sq: 0.0,
-        });
-    }
-    let (closest, feature) = closest_on_triangle(&centre, tri);
-    let d = centre - closest;
-    let distance_sq = d.norm_squared();
-    let reach = sphere.radius + margin;
-    if distance_sq > reach * reach {
-        return None;
-    }
-    let distance = distance_sq.sqrt();
-    let normal = if distance > Real::EPSILON * sphere.radius {
-        d / distance
+        (closest, *n, height, Feature::Face, 0.0)
     } else {
-        *n
+        let (closest, feature) = closest_on_triangle(&centre, tri);
+        let d = centre - closest;
+        let distance_sq = d.norm_squared();
+        let reach = sphere.radius + margin;
+        if distance_sq > reach * reach {
+            return None;
+        }
+        let distance = distance_sq.sqrt();
+        let normal = if distance > Real::EPSILON * sphere.radius {
+            d / distance
+        } else {
+            *n
+        };
+        (closest, normal, distance, feature, distance_sq)
     };
     let depth = sphere.radius - distance;
     let code = match feature {
@@ -195,6 +185,29 @@ fn clip(
 fn labels_id((x, y): (u8, u8)) -> u32 {
     let (lo, hi) = (x.min(y), x.max(y));
     u32::from(lo) * 9 + u32::from(hi)
+}
+
+/// The contact points of a clipped polygon against the reference plane through `origin` with
+/// unit normal `normal` (pointing toward the polygon's shape): each vertex up to `margin`
+/// above it, midway between the vertex and the plane, its id from its clip labels.
+fn clipped_points(
+    polygon: &ArrayVec<ClipVertex, 8>,
+    origin: &Point3,
+    normal: &Vector3,
+    margin: Real,
+    id: impl Fn((u8, u8)) -> u32,
+) -> ArrayVec<ContactPoint, 8> {
+    polygon
+        .iter()
+        .filter_map(|v| {
+            let s = (v.p - origin).dot(normal);
+            (s <= margin).then(|| ContactPoint {
+                position: v.p - normal * (0.5 * s),
+                depth: -s,
+                id: crate::FeatureId(id(v.labels)),
+            })
+        })
+        .collect()
 }
 
 /// A separating axis: unit, from the triangle toward the box, with the box's separation along
@@ -306,7 +319,7 @@ pub(crate) fn box_triangle(
         }
     }
     let l = best.normal;
-    let mut points = ArrayVec::<ContactPoint, 8>::new();
+    let points: ArrayVec<ContactPoint, 8>;
     let feature = match best.kind {
         AxisKind::Face => {
             // The box face most against the triangle, clipped by the triangle's sides.
@@ -330,16 +343,9 @@ pub(crate) fn box_triangle(
                 let (from, to) = (tri[k], tri[(k + 1) % 3]);
                 polygon = clip(&polygon, &from, &n.cross(&(to - from)), 4 + k as u8);
             }
-            for v in &polygon {
-                let s = (v.p - tri[0]).dot(n);
-                if s <= margin {
-                    points.push(ContactPoint {
-                        position: v.p - n * (0.5 * s),
-                        depth: -s,
-                        id: crate::FeatureId(local_id(0, face_id << 7 | labels_id(v.labels))),
-                    });
-                }
-            }
+            points = clipped_points(&polygon, &tri[0], n, margin, |labels| {
+                local_id(0, face_id << 7 | labels_id(labels))
+            });
             Feature::Face
         }
         AxisKind::BoxFace(k) => {
@@ -366,16 +372,9 @@ pub(crate) fn box_triangle(
                 let origin = c + u[axis] * (sign * h[axis]);
                 polygon = clip(&polygon, &origin, &inward, 3 + side as u8);
             }
-            for v in &polygon {
-                let s = (v.p - fc).dot(&f);
-                if s <= margin {
-                    points.push(ContactPoint {
-                        position: v.p - f * (0.5 * s),
-                        depth: -s,
-                        id: crate::FeatureId(local_id(1, face_id << 7 | labels_id(v.labels))),
-                    });
-                }
-            }
+            points = clipped_points(&polygon, &fc, &f, margin, |labels| {
+                local_id(1, face_id << 7 | labels_id(labels))
+            });
             Feature::BoxFace
         }
         AxisKind::Edge(k, j) => {
@@ -389,12 +388,13 @@ pub(crate) fn box_triangle(
             }
             let (p, q) = (corner - u[k] * h[k], corner + u[k] * h[k]);
             let (on_box, on_tri) = closest_points_on_segments(&p, &q, &tri[j], &tri[(j + 1) % 3]);
-            let s = best.separation;
-            points.push(ContactPoint {
+            points = [ContactPoint {
                 position: Point3::from((on_box.coords + on_tri.coords) * 0.5),
-                depth: -s,
+                depth: -best.separation,
                 id: crate::FeatureId(local_id(2, (4 * k as u32 + which) * 3 + j as u32)),
-            });
+            }]
+            .into_iter()
+            .collect();
             Feature::Edge(j as u8)
         }
     };
