@@ -187,16 +187,19 @@ impl Solver {
             while previous.get(at).is_some_and(|c| (c.a, c.b) < key) {
                 at += 1;
             }
-            let same = previous[at..]
-                .iter()
-                .take_while(|c| (c.a, c.b) == key)
-                .count();
             let is_key = |c: &ContactPair| (c.a, c.b) == key;
             let several =
                 (k > 0 && is_key(&contacts[k - 1])) || contacts.get(k + 1).is_some_and(is_key);
             let warm = if !several {
-                (same > 0).then_some(at)
+                previous
+                    .get(at)
+                    .is_some_and(|c| (c.a, c.b) == key)
+                    .then_some(at)
             } else {
+                let same = previous[at..]
+                    .iter()
+                    .take_while(|c| (c.a, c.b) == key)
+                    .count();
                 (at..at + same).find(|&w| {
                     previous[w]
                         .points
