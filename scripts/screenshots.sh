@@ -16,3 +16,4 @@ run pyramid --frames 100 --fire-frame 20 --screenshot docs/pyramid.png
 run tower --frames 60 --screenshot docs/tower.png
 run joints --frames 150 --screenshot docs/joints.png
 run level --frames 240 --screenshot docs/level.png
+run shapes --frames 60 --steps-per-frame 2 --screenshot docs/shapes.png

@@ -53,6 +53,9 @@ pub struct Bodies {
     cubes: Instanced,
     /// A sphere of radius 1 (24 x 16 faces), scaled per body to its radius.
     balls: Instanced,
+    /// Each distinct capsule (half height, radius), a mesh of its own: a capsule does not
+    /// scale into another.
+    capsules: Vec<((Real, Real), Instanced)>,
     /// Each distinct vertex list of a mesh visual, drawn as its convex hull.
     meshes: Vec<(Vec<Point3>, Instanced)>,
     /// Each distinct triangle mesh or heightfield collider (by its digest), drawn as it is.
@@ -69,6 +72,7 @@ impl Bodies {
             // kiss3d's default sphere has 50 x 50 faces; a software renderer's memory and time
             // grow with the triangles it bins (about 0.3 MB a ball under llvmpipe at 50 x 50).
             balls: Instanced::new(scene.add_sphere_with_subdiv(1.0, 24, 16)),
+            capsules: Vec::new(),
             meshes: Vec::new(),
             surfaces: Vec::new(),
             draw_static: true,
@@ -119,6 +123,32 @@ impl Bodies {
                     (&mut self.cubes, vec3(half_extents) * 2.0)
                 }
                 (VisualShape::Ball { radius }, _) => (&mut self.balls, Vec3::splat(*radius)),
+                (
+                    VisualShape::Capsule {
+                        half_height,
+                        radius,
+                    },
+                    _,
+                )
+                | (
+                    VisualShape::Collider,
+                    Shape::Capsule {
+                        half_height,
+                        radius,
+                    },
+                ) => {
+                    let key = (*half_height, *radius);
+                    let at = match self.capsules.iter().position(|(k, _)| *k == key) {
+                        Some(at) => at,
+                        None => {
+                            let node =
+                                scene.add_capsule_with_subdiv(*radius, 2.0 * half_height, 24, 8);
+                            self.capsules.push((key, Instanced::new(node)));
+                            self.capsules.len() - 1
+                        }
+                    };
+                    (&mut self.capsules[at].1, Vec3::ONE)
+                }
                 (VisualShape::Mesh { vertices }, _) => {
                     let at = match self.meshes.iter().position(|(v, _)| v == vertices) {
                         Some(at) => at,
@@ -139,8 +169,9 @@ impl Bodies {
         }
         self.cubes.flush(eye);
         self.balls.flush(eye);
-        for (_, mesh) in &mut self.meshes {
-            mesh.flush(eye);
+        let capsules = self.capsules.iter_mut().map(|(_, node)| node);
+        for node in capsules.chain(self.meshes.iter_mut().map(|(_, node)| node)) {
+            node.flush(eye);
         }
         for (_, surface) in &mut self.surfaces {
             surface.flush(eye);
@@ -176,7 +207,7 @@ fn surface_triangles(shape: &Shape) -> (u64, Vec<[Vec3; 3]>) {
                 (0..count).map(|t| corners(field.triangle(t))).collect(),
             )
         }
-        Shape::Cuboid { .. } | Shape::Ball { .. } => (0, Vec::new()),
+        Shape::Cuboid { .. } | Shape::Ball { .. } | Shape::Capsule { .. } => (0, Vec::new()),
     }
 }
 

@@ -76,6 +76,15 @@ impl FeatureId {
         Self(100 + face)
     }
 
+    /// Capsule pairs: bit 28 set, bits 20-23 the kind of contact (0 ball-capsule, 1 capsules
+    /// side by side, 2 capsules' closest points, 3 capsule on a box face, 4 capsule and box
+    /// apart, 5 a segment through a box), bits 0-19 its own (which end, which features).
+    #[inline]
+    pub(crate) fn capsule(kind: u32, rest: u32) -> Self {
+        debug_assert!(kind < 16 && rest < 1 << 20);
+        Self(1 << 28 | kind << 20 | rest)
+    }
+
     /// AABB-AABB: `8 axis + corner` of the overlap box's face across the normal's axis.
     #[inline]
     pub(crate) fn aabb_corner(axis: usize, corner: usize) -> Self {

@@ -3,6 +3,9 @@
 
 use crate::contact::Contact;
 use crate::pair::box_box::{obb_obb_contact, obb_obb_contact_within, obb_obb_intersects};
+use crate::pair::capsule::{
+    capsule_capsule_contact_within, capsule_obb_contact_within, sphere_capsule_contact_within,
+};
 use crate::pair::sphere_box::{sphere_obb_contact_within, sphere_obb_intersects};
 use crate::pair::sphere_sphere::sphere_sphere_contact_within;
 use crate::pair::surface::{MAX_MANIFOLDS, Other, surface_contacts_within};
@@ -42,12 +45,13 @@ pub fn contact_within(
     volume_contact_within(&shape_a.world(pose_a), &shape_b.world(pose_b), margin)
 }
 
-/// A ball or a box, for the surface tests; `None` for a surface (two surfaces never touch:
+/// A ball, a box or a capsule, for the surface tests; `None` for a surface (two surfaces never touch:
 /// surfaces belong to bodies that are never pushed).
 fn solid(volume: &Volume) -> Option<Other<'_>> {
     match volume {
         Volume::Obb(obb) => Some(Other::Obb(obb)),
         Volume::Sphere(sphere) => Some(Other::Sphere(sphere)),
+        Volume::Capsule(capsule) => Some(Other::Capsule(capsule)),
         Volume::TriMesh(_) | Volume::HeightField(_) => None,
     }
 }
@@ -60,7 +64,7 @@ fn surface_first(a: &Volume, b: &Volume, margin: Real) -> ArrayVec<Contact, MAX_
     match a {
         Volume::TriMesh(mesh) => surface_contacts_within(mesh, other, margin),
         Volume::HeightField(field) => surface_contacts_within(field, other, margin),
-        Volume::Obb(_) | Volume::Sphere(_) => ArrayVec::new(),
+        Volume::Obb(_) | Volume::Sphere(_) | Volume::Capsule(_) => ArrayVec::new(),
     }
 }
 
@@ -70,12 +74,7 @@ fn surface_first(a: &Volume, b: &Volume, margin: Real) -> ArrayVec<Contact, MAX_
 pub fn volume_contact(a: &Volume, b: &Volume) -> Option<Contact> {
     match (a, b) {
         (Volume::Obb(a), Volume::Obb(b)) => obb_obb_contact(a, b),
-        (Volume::Sphere(a), Volume::Sphere(b)) => sphere_sphere_contact_within(a, b, 0.0),
-        (Volume::Sphere(a), Volume::Obb(b)) => sphere_obb_contact_within(a, b, 0.0),
-        (Volume::Obb(a), Volume::Sphere(b)) => {
-            sphere_obb_contact_within(b, a, 0.0).map(Contact::flipped)
-        }
-        _ => surface_pair(a, b, 0.0),
+        _ => volume_contact_within(a, b, 0.0),
     }
 }
 
@@ -84,7 +83,7 @@ pub fn volume_contact(a: &Volume, b: &Volume) -> Option<Contact> {
 fn surface_manifolds(a: &Volume, b: &Volume, margin: Real) -> ArrayVec<Contact, MAX_MANIFOLDS> {
     match a {
         Volume::TriMesh(_) | Volume::HeightField(_) => surface_first(a, b, margin),
-        Volume::Obb(_) | Volume::Sphere(_) => surface_first(b, a, margin)
+        Volume::Obb(_) | Volume::Sphere(_) | Volume::Capsule(_) => surface_first(b, a, margin)
             .into_iter()
             .map(Contact::flipped)
             .collect(),
@@ -133,7 +132,17 @@ pub fn volume_contact_within(a: &Volume, b: &Volume, margin: Real) -> Option<Con
         (Volume::Obb(a), Volume::Sphere(b)) => {
             sphere_obb_contact_within(b, a, margin).map(Contact::flipped)
         }
-        _ => surface_pair(a, b, margin),
+        (Volume::Sphere(a), Volume::Capsule(b)) => sphere_capsule_contact_within(a, b, margin),
+        (Volume::Capsule(a), Volume::Sphere(b)) => {
+            sphere_capsule_contact_within(b, a, margin).map(Contact::flipped)
+        }
+        (Volume::Capsule(a), Volume::Capsule(b)) => capsule_capsule_contact_within(a, b, margin),
+        (Volume::Capsule(a), Volume::Obb(b)) => capsule_obb_contact_within(a, b, margin),
+        (Volume::Obb(a), Volume::Capsule(b)) => {
+            capsule_obb_contact_within(b, a, margin).map(Contact::flipped)
+        }
+        (Volume::TriMesh(_) | Volume::HeightField(_), _)
+        | (_, Volume::TriMesh(_) | Volume::HeightField(_)) => surface_pair(a, b, margin),
     }
 }
 
@@ -144,6 +153,6 @@ pub fn volume_intersects(a: &Volume, b: &Volume) -> bool {
         (Volume::Sphere(a), Volume::Sphere(b)) => a.intersects(b),
         (Volume::Sphere(a), Volume::Obb(b)) => sphere_obb_intersects(a, b),
         (Volume::Obb(a), Volume::Sphere(b)) => sphere_obb_intersects(b, a),
-        _ => surface_pair(a, b, 0.0).is_some_and(|c| c.depth >= 0.0),
+        _ => volume_contact_within(a, b, 0.0).is_some_and(|c| c.depth >= 0.0),
     }
 }

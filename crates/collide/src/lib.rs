@@ -11,7 +11,8 @@
 //!
 //! - Pair tests, one module per pair (`src/pair/`), each function exported once, here: box-box
 //!   ([`obb_obb_intersects`], the 15-axis SAT [`obb_obb_sat`], the clipped contact manifold
-//!   [`obb_obb_contact`]), sphere-box, sphere-sphere, AABB-AABB.
+//!   [`obb_obb_contact`]), sphere-box, sphere-sphere, AABB-AABB, and the capsule pairs
+//!   ([`capsule_obb_contact_within`] and its neighbours).
 //! - [`contact`] and [`intersects`]: the dispatch over posed [`geom::Shape`]s.
 //! - Ray casts: [`ray_aabb`], [`ray_obb`], [`ray_sphere`].
 //! - [`staged`]: seed 004's filter (spheres, then AABBs, then the exact test) with counts.
@@ -37,12 +38,16 @@ pub use pair::aabb_aabb::aabb_aabb_contact;
 pub use pair::box_box::{
     SatAxis, SatResult, obb_obb_contact, obb_obb_contact_within, obb_obb_intersects, obb_obb_sat,
 };
+pub use pair::capsule::{
+    capsule_capsule_contact_within, capsule_obb_contact_within, sphere_capsule_contact_within,
+};
 pub use pair::sphere_box::{
     sphere_aabb_contact, sphere_obb_contact, sphere_obb_contact_within, sphere_obb_intersects,
 };
 pub use pair::sphere_sphere::{sphere_sphere_contact, sphere_sphere_contact_within};
 pub use ray::{
-    RayHit, ray_aabb, ray_heightfield, ray_obb, ray_sphere, ray_triangle, ray_trimesh, ray_volume,
+    RayHit, ray_aabb, ray_capsule, ray_heightfield, ray_obb, ray_sphere, ray_triangle, ray_trimesh,
+    ray_volume,
 };
 
 pub use geom;

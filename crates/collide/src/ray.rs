@@ -3,8 +3,8 @@
 //! `origin + toi * dir` with `0 <= toi <= max_toi`, `toi` in units of `|dir|`.
 
 use geom::{
-    Aabb, HeightField, Isometry3, Obb, Point3, PosedSurface, Ray, Real, Sphere, Surface, TriMesh,
-    Vector3, Volume,
+    Aabb, Capsule, HeightField, Isometry3, Obb, Point3, PosedSurface, Ray, Real, Sphere, Surface,
+    TriMesh, Vector3, Volume,
 };
 use std::cell::Cell;
 
@@ -112,6 +112,45 @@ pub fn ray_sphere(ray: &Ray, sphere: &Sphere, max_toi: Real) -> Option<RayHit> {
         normal: normal.normalize(),
         point,
     })
+}
+
+/// Ray against a capsule: the round side (the infinite cylinder about the segment, where the
+/// hit lies between the ends) and the balls at its ends, the first hit of the three. An origin
+/// inside hits at once (`toi` 0, zero normal), as [`ray_sphere`].
+pub fn ray_capsule(ray: &Ray, capsule: &Capsule, max_toi: Real) -> Option<RayHit> {
+    if capsule.contains_point(&ray.origin) {
+        return Some(RayHit {
+            toi: 0.0,
+            normal: Vector3::zeros(),
+            point: ray.origin,
+        });
+    }
+    let (d, m, n) = (capsule.axis(), ray.origin - capsule.a, ray.dir);
+    let r = capsule.radius;
+    let (dd, nd, md) = (d.norm_squared(), n.dot(&d), m.dot(&d));
+    let a = dd * n.norm_squared() - nd * nd;
+    let b = dd * m.dot(&n) - nd * md;
+    let c = dd * (m.norm_squared() - r * r) - md * md;
+    let mut best: Option<RayHit> = None;
+    let discriminant = b * b - a * c;
+    if a > Real::EPSILON * dd * n.norm_squared() && discriminant >= 0.0 {
+        let toi = (-b - discriminant.sqrt()) / a;
+        let s = (md + toi * nd) / dd;
+        if toi >= 0.0 && toi <= max_toi && (0.0..=1.0).contains(&s) {
+            let point = ray.point_at(toi);
+            let normal = (point - (capsule.a + d * s)).normalize();
+            best = Some(RayHit { toi, normal, point });
+        }
+    }
+    for end in [capsule.a, capsule.b] {
+        let limit = best.as_ref().map_or(max_toi, |h| h.toi);
+        if let Some(hit) = ray_sphere(ray, &Sphere::new(end, r), limit)
+            && best.as_ref().is_none_or(|h| hit.toi < h.toi)
+        {
+            best = Some(hit);
+        }
+    }
+    best.filter(|h| h.toi.is_finite())
 }
 
 /// Ray against one triangle, front side only (Moller and Trumbore, 1997): a ray leaving the
@@ -254,6 +293,7 @@ pub fn ray_volume(ray: &Ray, volume: &Volume, max_toi: Real) -> Option<RayHit> {
         Volume::Sphere(sphere) => ray_sphere(ray, sphere, max_toi),
         Volume::TriMesh(mesh) => ray_trimesh(ray, mesh, max_toi),
         Volume::HeightField(field) => ray_heightfield(ray, field, max_toi),
+        Volume::Capsule(capsule) => ray_capsule(ray, capsule, max_toi),
     }
 }
 

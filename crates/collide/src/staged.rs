@@ -43,7 +43,7 @@ impl Posed {
                     volume: Volume::Sphere(sphere),
                 }
             }
-            Shape::TriMesh { .. } | Shape::HeightField { .. } => {
+            Shape::Capsule { .. } | Shape::TriMesh { .. } | Shape::HeightField { .. } => {
                 let volume = shape.world(pose);
                 Self {
                     aabb: volume.aabb(),

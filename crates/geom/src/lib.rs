@@ -10,6 +10,7 @@
 
 mod aabb;
 mod bvh;
+mod capsule;
 pub mod d2;
 mod error;
 mod fit;
@@ -26,6 +27,7 @@ pub use nalgebra as na;
 
 pub use aabb::Aabb;
 pub use bvh::{Bvh, BvhItem};
+pub use capsule::Capsule;
 pub use error::GeomError;
 pub use mass::MassProperties;
 pub use mesh::{HeightField, Surface, TriMesh, Triangle};

@@ -70,6 +70,11 @@ impl Shape {
     ///
     /// Box of half extents `(x, y, z)`: `m = 8 xyz rho`, `I = m/3 diag(y^2 + z^2, x^2 + z^2,
     /// x^2 + y^2)`. Ball of radius `r`: `m = 4/3 pi r^3 rho`, `I = 2/5 m r^2` on each axis.
+    /// Capsule of half height `h` and radius `r`, as a cylinder of mass `m_c = 2 pi r^2 h rho`
+    /// and two hemispheres of mass `m_s = 4/3 pi r^3 rho` in all: about its axis (y)
+    /// `m_c r^2 / 2 + 2/5 m_s r^2`; across it `m_c (r^2 / 4 + h^2 / 3) + m_s (2/5 r^2 + h^2 +
+    /// 3/4 h r)` (each hemisphere's own moment `83/320 (m_s / 2) r^2` about its centre of mass,
+    /// `3/8 r` from its flat face, moved out to `h + 3/8 r` by the parallel-axis theorem).
     /// A surface (mesh, heightfield) has no volume: zero mass and inertia.
     pub fn mass_properties(&self, density: Real) -> MassProperties {
         let mass = density * self.volume();
@@ -79,6 +84,18 @@ impl Shape {
                 Vector3::new(sq.y + sq.z, sq.x + sq.z, sq.x + sq.y) * (mass / 3.0)
             }
             Self::Ball { radius } => Vector3::repeat(0.4 * mass * radius * radius),
+            Self::Capsule {
+                half_height: h,
+                radius: r,
+            } => {
+                let pi = std::f32::consts::PI;
+                let m_c = density * 2.0 * pi * r * r * h;
+                let m_s = density * 4.0 / 3.0 * pi * r * r * r;
+                let across =
+                    m_c * (r * r / 4.0 + h * h / 3.0) + m_s * (0.4 * r * r + h * h + 0.75 * h * r);
+                let along = 0.5 * m_c * r * r + 0.4 * m_s * r * r;
+                Vector3::new(across, along, across)
+            }
             Self::TriMesh { .. } | Self::HeightField { .. } => Vector3::zeros(),
         };
         MassProperties {
@@ -165,5 +182,44 @@ mod tests {
         // Scaling the mass scales the tensor.
         let heavy = cube.with_mass(80.0);
         assert!(close(&heavy.inertia, &(cube.inertia * 10.0), 1e-4));
+    }
+
+    #[test]
+    fn a_capsule_is_its_discs_summed() {
+        // The capsule cut into thin discs along y (Simpson's rule, f64): a disc of radius s at
+        // height y has area pi s^2, moment pi s^4 / 2 about y and pi s^2 (s^2 / 4 + y^2) across.
+        let (h, r, density) = (0.7f64, 0.3f64, 250.0f64);
+        let radius_at = |y: f64| {
+            let beyond = (y.abs() - h).max(0.0);
+            (r * r - beyond * beyond).max(0.0).sqrt()
+        };
+        let n = 20_000;
+        let (lo, step) = (-(h + r), 2.0 * (h + r) / n as f64);
+        let (mut mass, mut along, mut across) = (0.0, 0.0, 0.0);
+        for i in 0..=n {
+            let weight = if i == 0 || i == n {
+                1.0
+            } else if i % 2 == 1 {
+                4.0
+            } else {
+                2.0
+            };
+            let y = lo + step * i as f64;
+            let s2 = radius_at(y).powi(2);
+            let pi = std::f64::consts::PI;
+            mass += weight * pi * s2;
+            along += weight * pi * s2 * s2 / 2.0;
+            across += weight * pi * s2 * (s2 / 4.0 + y * y);
+        }
+        let scale = density * step / 3.0;
+        let capsule = Shape::capsule(h as Real, r as Real)
+            .unwrap()
+            .mass_properties(density as Real);
+        let rel = |got: Real, want: f64| (f64::from(got) - want).abs() / want;
+        assert!(rel(capsule.mass, mass * scale) < 1e-5, "{}", capsule.mass);
+        assert!(rel(capsule.inertia[(1, 1)], along * scale) < 1e-5);
+        assert!(rel(capsule.inertia[(0, 0)], across * scale) < 1e-5);
+        assert_eq!(capsule.inertia[(0, 0)], capsule.inertia[(2, 2)]);
+        assert_eq!(capsule.center, Point3::origin());
     }
 }

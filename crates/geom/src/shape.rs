@@ -2,13 +2,14 @@
 
 use crate::mesh::Surface;
 use crate::{
-    Aabb, GeomError, HeightField, Isometry3, Obb, Point3, Real, Sphere, TriMesh, Vector3, validate,
+    Aabb, Capsule, GeomError, HeightField, Isometry3, Obb, Point3, Real, Sphere, TriMesh, Vector3,
+    validate,
 };
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 
-/// The shape of a collider in its local frame. A box and a ball are centred on the local
-/// origin; a triangle mesh and a heightfield are surfaces (no volume, no mass: for static and
+/// The shape of a collider in its local frame. A box, a ball and a capsule are centred on the
+/// local origin; a triangle mesh and a heightfield are surfaces (no volume, no mass: for static and
 /// kinematic bodies) whose data is shared, so that cloning the shape or placing the same mesh
 /// on many bodies copies a pointer.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -35,6 +36,14 @@ pub enum Shape {
         #[serde(with = "crate::mesh::shared::heightfield")]
         field: Arc<HeightField>,
     },
+    /// A capsule: the points within `radius` of the segment from `(0, -half_height, 0)` to
+    /// `(0, half_height, 0)` (along local y, as rapier's and Jolt's).
+    Capsule {
+        /// Half the inner segment's length (metres), positive.
+        half_height: Real,
+        /// The radius (metres), positive.
+        radius: Real,
+    },
 }
 
 impl Shape {
@@ -48,6 +57,17 @@ impl Shape {
     pub fn ball(radius: Real) -> Result<Self, GeomError> {
         let radius = validate::positive("radius", radius)?;
         Ok(Self::Ball { radius })
+    }
+
+    /// A capsule along local y of the given half height (of its inner segment) and radius,
+    /// checked: both finite and positive.
+    pub fn capsule(half_height: Real, radius: Real) -> Result<Self, GeomError> {
+        let half_height = validate::positive("half_height", half_height)?;
+        let radius = validate::positive("radius", radius)?;
+        Ok(Self::Capsule {
+            half_height,
+            radius,
+        })
     }
 
     /// A triangle mesh (see [`TriMesh::new`] for what is checked).
@@ -75,6 +95,10 @@ impl Shape {
         match self {
             Self::Cuboid { half_extents } => Self::cuboid(*half_extents),
             Self::Ball { radius } => Self::ball(*radius),
+            Self::Capsule {
+                half_height,
+                radius,
+            } => Self::capsule(*half_height, *radius),
             Self::TriMesh { .. } | Self::HeightField { .. } => Ok(self.clone()),
         }
     }
@@ -91,6 +115,10 @@ impl Shape {
         let half = match self {
             Self::Cuboid { half_extents } => *half_extents,
             Self::Ball { radius } => Vector3::repeat(*radius),
+            Self::Capsule {
+                half_height,
+                radius,
+            } => Vector3::new(*radius, half_height + radius, *radius),
             Self::TriMesh { mesh } => return mesh.local_aabb(),
             Self::HeightField { field } => return field.local_aabb(),
         };
@@ -103,6 +131,10 @@ impl Shape {
         match self {
             Self::Cuboid { half_extents } => half_extents.norm(),
             Self::Ball { radius } => *radius,
+            Self::Capsule {
+                half_height,
+                radius,
+            } => half_height + radius,
             Self::TriMesh { .. } | Self::HeightField { .. } => {
                 let b = self.local_aabb();
                 b.mins.coords.abs().sup(&b.maxs.coords.abs()).norm()
@@ -117,6 +149,14 @@ impl Shape {
             Self::Cuboid { half_extents } => Volume::Obb(Obb::from_pose(pose, *half_extents)),
             Self::Ball { radius } => {
                 Volume::Sphere(Sphere::new(pose.translation.vector.into(), *radius))
+            }
+            Self::Capsule {
+                half_height,
+                radius,
+            } => {
+                let half = pose.rotation * Vector3::new(0.0, *half_height, 0.0);
+                let c = Point3::from(pose.translation.vector);
+                Volume::Capsule(Capsule::new(c - half, c + half, *radius))
             }
             Self::TriMesh { mesh } => Volume::TriMesh(PosedSurface::new(mesh, pose)),
             Self::HeightField { field } => Volume::HeightField(PosedSurface::new(field, pose)),
@@ -136,6 +176,10 @@ impl Shape {
         match self {
             Self::Cuboid { half_extents } => 8.0 * half_extents.x * half_extents.y * half_extents.z,
             Self::Ball { radius } => 4.0 / 3.0 * std::f32::consts::PI * radius.powi(3),
+            Self::Capsule {
+                half_height,
+                radius,
+            } => std::f32::consts::PI * radius * radius * (2.0 * half_height + 4.0 / 3.0 * radius),
             Self::TriMesh { .. } | Self::HeightField { .. } => 0.0,
         }
     }
@@ -179,6 +223,8 @@ pub enum Volume {
     TriMesh(PosedSurface<TriMesh>),
     /// A heightfield.
     HeightField(PosedSurface<HeightField>),
+    /// A capsule.
+    Capsule(Capsule),
 }
 
 impl Volume {
@@ -190,6 +236,7 @@ impl Volume {
             Self::Sphere(sphere) => sphere.aabb(),
             Self::TriMesh(posed) => posed.aabb(),
             Self::HeightField(posed) => posed.aabb(),
+            Self::Capsule(capsule) => capsule.aabb(),
         }
     }
 
@@ -201,6 +248,7 @@ impl Volume {
             Self::Sphere(sphere) => *sphere,
             Self::TriMesh(posed) => posed.aabb().bounding_sphere(),
             Self::HeightField(posed) => posed.aabb().bounding_sphere(),
+            Self::Capsule(capsule) => capsule.bounding_sphere(),
         }
     }
 
@@ -211,6 +259,7 @@ impl Volume {
         match self {
             Self::Obb(obb) => obb.contains_point(point),
             Self::Sphere(sphere) => sphere.contains_point(point),
+            Self::Capsule(capsule) => capsule.contains_point(point),
             Self::TriMesh(_) | Self::HeightField(_) => false,
         }
     }

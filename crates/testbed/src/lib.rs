@@ -12,6 +12,7 @@ pub mod joints;
 pub mod peer;
 mod rng;
 pub mod scenes;
+pub mod shapes;
 pub mod steadiness;
 pub mod surfaces;
 

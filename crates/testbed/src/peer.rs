@@ -120,6 +120,10 @@ fn collider_of(body: &world::RigidBody, placed: bool) -> rapier3d::prelude::Coll
     let collider = match shape {
         Shape::Cuboid { half_extents: e } => ColliderBuilder::cuboid(e.x, e.y, e.z),
         Shape::Ball { radius } => ColliderBuilder::ball(*radius),
+        Shape::Capsule {
+            half_height,
+            radius,
+        } => ColliderBuilder::capsule_y(*half_height, *radius),
         Shape::TriMesh { mesh } => {
             let vertices = mesh
                 .vertices()

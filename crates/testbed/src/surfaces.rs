@@ -292,7 +292,7 @@ pub fn clearance(world: &World, bodies: &[BodyHandle]) -> (Real, usize) {
             .fold(Real::NEG_INFINITY, Real::max);
         let half = match &body.collider().shape {
             Shape::Cuboid { half_extents } => half_extents.min(),
-            Shape::Ball { radius } => *radius,
+            Shape::Ball { radius } | Shape::Capsule { radius, .. } => *radius,
             Shape::TriMesh { .. } | Shape::HeightField { .. } => 0.0,
         };
         lowest = lowest.min(p.y - top - half);

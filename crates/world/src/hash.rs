@@ -61,6 +61,14 @@ impl World {
                     h.u64(1);
                     h.f32(radius);
                 }
+                Shape::Capsule {
+                    half_height,
+                    radius,
+                } => {
+                    h.u64(4);
+                    h.f32(half_height);
+                    h.f32(radius);
+                }
                 Shape::TriMesh { ref mesh } => {
                     h.u64(2);
                     h.u64(mesh.digest());

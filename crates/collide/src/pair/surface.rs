@@ -1,4 +1,4 @@
-//! A ball or a box against a surface (a triangle mesh or a heightfield): the triangles near
+//! A ball, a box or a capsule against a surface (a triangle mesh or a heightfield): the triangles near
 //! the shape, each tested alone (`pair::triangle`), the contacts of internal edges dropped,
 //! and what is left merged into one manifold. World space; the normal points from the
 //! surface toward the shape.
@@ -8,7 +8,7 @@
 //! point along the edge's normal instead of the face's: a bump. A triangle's contact is kept
 //! at once when its feature is the triangle's face (or, for a box, a box face lying against
 //! the triangle within 60 degrees, or sunk deeper than two slops); the others are tentative.
-//! A ball's tentative contacts are taken closest first, each kept only when its edge or
+//! A ball's or a capsule's tentative contacts are taken closest first, each kept only when its edge or
 //! corner is not one a kept contact's triangle already has. A box's are dropped when every
 //! edge of their triangle is flat, or when one of its flat edges belongs to a kept triangle;
 //! no normal is ever invented. The kept contacts are grouped by normal (and by their
@@ -16,10 +16,10 @@
 //! points, as Box3D makes them: a shape in a crease between two differently facing triangles
 //! is held by both.
 
-use super::triangle::{Feature, TriangleContact, box_triangle, sphere_triangle};
+use super::triangle::{Feature, TriangleContact, box_triangle, capsule_triangle, sphere_triangle};
 use crate::contact::{Contact, ContactPoint, FeatureId};
 use arrayvec::ArrayVec;
-use geom::{Obb, PosedSurface, Real, Sphere, Surface, Triangle, Vector3};
+use geom::{Capsule, Obb, PosedSurface, Real, Sphere, Surface, Triangle, Vector3};
 
 /// Contacts (and triangles) whose normals agree to this cosine are one group.
 const CLUSTER_COS: Real = 0.996;
@@ -31,6 +31,7 @@ const SLOP: Real = 0.005;
 pub(crate) enum Other<'a> {
     Sphere(&'a Sphere),
     Obb(&'a Obb),
+    Capsule(&'a Capsule),
 }
 
 /// One triangle's contact and what the filter needs of its triangle.
@@ -91,6 +92,7 @@ pub(crate) fn surface_contacts_within<S: Surface>(
     let aabb = match other {
         Other::Sphere(s) => s.aabb(),
         Other::Obb(b) => b.aabb(),
+        Other::Capsule(c) => c.aabb(),
     };
     let pose = &surface.pose;
     let local = aabb.loosened(margin).transformed(&pose.inverse());
@@ -103,6 +105,7 @@ pub(crate) fn surface_contacts_within<S: Surface>(
         let contact = match other {
             Other::Sphere(s) => sphere_triangle(s, &world, &normal, margin, solid),
             Other::Obb(b) => box_triangle(b, &world, &normal, margin, solid),
+            Other::Capsule(c) => capsule_triangle(c, &world, &normal, margin, solid),
         };
         if let Some(contact) = contact {
             found.push(Found {
@@ -113,11 +116,12 @@ pub(crate) fn surface_contacts_within<S: Surface>(
             });
         }
     });
-    manifolds(&filter(found, matches!(other, Other::Sphere(_))))
+    manifolds(&filter(found, !matches!(other, Other::Obb(_))))
 }
 
-/// The contacts kept of those found (see the module documentation), in the order kept.
-fn filter(found: Vec<Found>, ball: bool) -> Vec<Found> {
+/// The contacts kept of those found (see the module documentation), in the order kept;
+/// `round`: a ball or a capsule, whose tentative contacts are a closest point each.
+fn filter(found: Vec<Found>, round: bool) -> Vec<Found> {
     let mut seen = Seen::default();
     let mut kept = Vec::with_capacity(found.len());
     let mut tentative = Vec::new();
@@ -136,7 +140,7 @@ fn filter(found: Vec<Found>, ball: bool) -> Vec<Found> {
             tentative.push(f);
         }
     }
-    if ball {
+    if round {
         tentative.sort_by(|a, b| {
             a.contact
                 .distance_sq

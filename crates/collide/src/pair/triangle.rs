@@ -6,7 +6,7 @@
 use crate::contact::ContactPoint;
 use crate::segment::closest_points_on_segments;
 use arrayvec::ArrayVec;
-use geom::{Obb, Point3, Real, Sphere, Vector3};
+use geom::{Capsule, Obb, Point3, Real, Sphere, Vector3};
 
 /// A separating axis of the triangle's edges must beat its face's (or a box face's) by this
 /// much (metres) to be chosen: faces give steadier manifolds.
@@ -136,6 +136,159 @@ pub(crate) fn sphere_triangle(
         points,
         feature,
         distance_sq,
+    })
+}
+
+/// Where segment `a b` lies within the prism over triangle `tri` (unit normal `n`): the
+/// parameters in `[0, 1]` where it enters and leaves, with the side (0-2: edge `k`'s plane,
+/// 3-4: the segment's own ends) each comes from, or `None` when it misses.
+fn segment_in_prism(
+    a: &Point3,
+    b: &Point3,
+    tri: &[Point3; 3],
+    n: &Vector3,
+) -> Option<[(Real, u32); 2]> {
+    let d = b - a;
+    let (mut lo, mut hi) = ((0.0, 3), (1.0, 4));
+    for k in 0..3 {
+        let inward = n.cross(&(tri[(k + 1) % 3] - tri[k]));
+        let (f0, fd) = ((a - tri[k]).dot(&inward), d.dot(&inward));
+        if fd == 0.0 {
+            if f0 < 0.0 {
+                return None;
+            }
+            continue;
+        }
+        let t = -f0 / fd;
+        if fd > 0.0 && t > lo.0 {
+            lo = (t, k as u32);
+        } else if fd < 0.0 && t < hi.0 {
+            hi = (t, k as u32);
+        }
+    }
+    (lo.0 <= hi.0).then_some([lo, hi])
+}
+
+/// A capsule against triangle `tri` (unit front normal `n`): when the segment crosses the
+/// triangle, or its closest point is on the face, the triangle's face holds the part of the
+/// segment over it at its two ends (each kept within the radius plus `margin`); else the
+/// closest points of the segment and the triangle's edges or corners, as a ball there. A
+/// capsule whose centre is behind the plane is left alone, unless `solid_below` (solid ground
+/// under the triangle), where it is pushed back up through the face.
+pub(crate) fn capsule_triangle(
+    capsule: &Capsule,
+    tri: &[Point3; 3],
+    n: &Vector3,
+    margin: Real,
+    solid_below: bool,
+) -> Option<TriangleContact> {
+    let (a, b, r) = (capsule.a, capsule.b, capsule.radius);
+    let (h0, h1) = ((a - tri[0]).dot(n), (b - tri[0]).dot(n));
+    let buried = h0 + h1 < 0.0;
+    if (buried && !solid_below) || h0.min(h1) > r + margin {
+        return None;
+    }
+    let prism = segment_in_prism(&a, &b, tri, n);
+    let face = |prism: [(Real, u32); 2]| -> Option<TriangleContact> {
+        let points: ArrayVec<ContactPoint, 8> = prism
+            .iter()
+            .filter_map(|&(t, side)| {
+                let height = h0 + (h1 - h0) * t;
+                let depth = r - height;
+                (depth >= -margin).then(|| ContactPoint {
+                    position: a + (b - a) * t - n * (r - 0.5 * depth),
+                    depth,
+                    id: crate::FeatureId(local_id(3, 16 + side)),
+                })
+            })
+            .collect();
+        (!points.is_empty()).then_some(TriangleContact {
+            normal: *n,
+            points,
+            feature: Feature::Face,
+            distance_sq: 0.0,
+        })
+    };
+    let crossing = h0.min(h1) <= 0.0 && h0.max(h1) >= 0.0;
+    if buried || crossing {
+        // Through the plane: over the triangle, up through its face; beside it, apart
+        // (crossing the plane outside the triangle, the closest points are on its edges).
+        if let Some(prism) = prism {
+            let t = if h0 == h1 { 0.0 } else { h0 / (h0 - h1) };
+            if buried || (prism[0].0..=prism[1].0).contains(&t) {
+                return face(prism);
+            }
+        }
+        if buried {
+            return None;
+        }
+    }
+    // Apart from the triangle: the closest points lie on an end of the segment (against the
+    // triangle) or on an edge of the triangle (against the segment).
+    let mut best: Option<(Point3, Point3, Feature)> = None;
+    let mut best_sq = Real::INFINITY;
+    for end in [a, b] {
+        let (q, feature) = closest_on_triangle(&end, tri);
+        let dist_sq = (end - q).norm_squared();
+        if dist_sq < best_sq {
+            (best, best_sq) = (Some((end, q, feature)), dist_sq);
+        }
+    }
+    for k in 0..3 {
+        let (e0, e1) = (tri[k], tri[(k + 1) % 3]);
+        let (p, q) = closest_points_on_segments(&a, &b, &e0, &e1);
+        let dist_sq = (p - q).norm_squared();
+        if dist_sq < best_sq {
+            let feature = if q == e0 {
+                Feature::Vertex(k as u8)
+            } else if q == e1 {
+                Feature::Vertex(((k + 1) % 3) as u8)
+            } else {
+                Feature::Edge(k as u8)
+            };
+            (best, best_sq) = (Some((p, q, feature)), dist_sq);
+        }
+    }
+    let (p, q, feature) = best?;
+    if best_sq > (r + margin) * (r + margin) {
+        return None;
+    }
+    // The part of the segment over the triangle as close as the closest points (a segment
+    // lying over a triangle is as near its face as its edges): the face holds it.
+    if let Some(prism) = prism {
+        let low = prism
+            .iter()
+            .map(|&(t, _)| h0 + (h1 - h0) * t)
+            .fold(Real::INFINITY, Real::min);
+        if low * low <= best_sq * (1.0 + 1e-5) + Real::EPSILON * r * r
+            && let Some(contact) = face(prism)
+        {
+            return Some(contact);
+        }
+    }
+    let distance = best_sq.sqrt();
+    let normal = if distance > Real::EPSILON * r {
+        (p - q) / distance
+    } else {
+        *n
+    };
+    let depth = r - distance;
+    let code = match feature {
+        Feature::Face | Feature::BoxFace => 0,
+        Feature::Edge(k) => 1 + u32::from(k),
+        Feature::Vertex(k) => 4 + u32::from(k),
+    };
+    let mut points = ArrayVec::new();
+    points.push(ContactPoint {
+        position: p - normal * (r - 0.5 * depth),
+        depth,
+        id: crate::FeatureId(local_id(3, 8 + code)),
+    });
+    Some(TriangleContact {
+        normal,
+        points,
+        feature,
+        distance_sq: best_sq,
     })
 }
 

@@ -180,6 +180,14 @@ impl BodyDesc {
     pub fn ball(self, radius: Real) -> Self {
         self.shape(Shape::Ball { radius })
     }
+    /// A capsule collider along the body's y axis: an inner segment of half length
+    /// `half_height` and a radius (metres).
+    pub fn capsule(self, half_height: Real, radius: Real) -> Self {
+        self.shape(Shape::Capsule {
+            half_height,
+            radius,
+        })
+    }
     /// Sets the mass (kilograms) of a dynamic body; its inertia scales to match (a uniform solid
     /// of this mass filling the collider).
     pub fn mass(mut self, mass: Real) -> Self {

@@ -140,6 +140,13 @@ pub(crate) fn check_collider(prefix: &str, collider: &Collider) -> Result<Collid
             }
         }
         &Shape::Ball { radius } => check_size(&format!("{prefix}.shape.radius"), radius)?,
+        &Shape::Capsule {
+            half_height,
+            radius,
+        } => {
+            check_size(&format!("{prefix}.shape.half_height"), half_height)?;
+            check_size(&format!("{prefix}.shape.radius"), radius)?;
+        }
         Shape::TriMesh { .. } | Shape::HeightField { .. } => {
             // Checked when built; its extent must be within the limits like a box's.
             let local = collider.shape.local_aabb();
@@ -171,6 +178,13 @@ pub(crate) fn check_visual(prefix: &str, visual: &Visual) -> Result<(), WorldErr
             validate::positive_vector3(&format!("{prefix}.visual.half_extents"), half_extents)?;
         }
         VisualShape::Ball { radius } => {
+            validate::positive(&format!("{prefix}.visual.radius"), *radius)?;
+        }
+        VisualShape::Capsule {
+            half_height,
+            radius,
+        } => {
+            validate::positive(&format!("{prefix}.visual.half_height"), *half_height)?;
             validate::positive(&format!("{prefix}.visual.radius"), *radius)?;
         }
         VisualShape::Collider => {}

@@ -24,6 +24,13 @@ pub enum VisualShape {
         /// The vertices.
         vertices: Vec<Point3>,
     },
+    /// A capsule along the body's y axis (see [`Shape::Capsule`]).
+    Capsule {
+        /// Half the inner segment's length (metres).
+        half_height: Real,
+        /// Radius (metres).
+        radius: Real,
+    },
 }
 
 /// A body's look: a shape and a colour.
@@ -41,6 +48,13 @@ impl Visual {
         let shape = match *shape {
             Shape::Cuboid { half_extents } => VisualShape::Cuboid { half_extents },
             Shape::Ball { radius } => VisualShape::Ball { radius },
+            Shape::Capsule {
+                half_height,
+                radius,
+            } => VisualShape::Capsule {
+                half_height,
+                radius,
+            },
             Shape::TriMesh { .. } | Shape::HeightField { .. } => VisualShape::Collider,
         };
         Self {

@@ -109,7 +109,7 @@ impl Snapshot {
                 Shape::HeightField { field } => {
                     table.heightfield_index(field);
                 }
-                Shape::Cuboid { .. } | Shape::Ball { .. } => {}
+                Shape::Cuboid { .. } | Shape::Ball { .. } | Shape::Capsule { .. } => {}
             }
         }
         table

@@ -33,7 +33,8 @@ pub(crate) struct Surface {
     /// The centre of mass, world space ([`RigidBody::center_of_mass`]).
     pub(crate) center: Point3,
     pub(crate) material: Material,
-    /// The radius of the body's ball, 0 for a box.
+    /// The radius of what rolls on the body (a ball or a capsule, as Box2D's rolling
+    /// resistance takes it), 0 for a box or a surface.
     pub(crate) ball_radius: Real,
 }
 
@@ -43,7 +44,7 @@ impl Surface {
             center: body.center_of_mass(),
             material: body.material,
             ball_radius: match body.collider.shape {
-                geom::Shape::Ball { radius } => radius,
+                geom::Shape::Ball { radius } | geom::Shape::Capsule { radius, .. } => radius,
                 geom::Shape::Cuboid { .. }
                 | geom::Shape::TriMesh { .. }
                 | geom::Shape::HeightField { .. } => 0.0,
