@@ -1,0 +1,747 @@
+//! Convex hulls in 3D, built from a point cloud by quickhull (C. B. Barber, D. P. Dobkin and
+//! H. Huhdanpaa, "The Quickhull Algorithm for Convex Hulls", ACM TOMS 1996), in f64: points
+//! closer than [`WELD_DISTANCE`] welded, points within a relative tolerance of a face taken
+//! as on it, coplanar triangles merged into polygons, and the result kept as a half-edge mesh
+//! with each face's plane, for the separating axis test. Mass properties by the divergence
+//! theorem over tetrahedra (Mirtich 1996; Eberly, "Polyhedral Mass Properties (Revisited)").
+
+use crate::{Aabb, GeomError, MassProperties, Point3, Real, Vector3, validate};
+use nalgebra as na;
+
+type V64 = na::Vector3<f64>;
+
+/// The most vertices a hull keeps (Box3D's cap): the SAT is quadratic in its edges.
+pub const MAX_HULL_VERTICES: usize = 128;
+/// The most points a hull is built from.
+pub const MAX_HULL_POINTS: usize = 1 << 16;
+/// Points closer than this (metres) are one point.
+pub const WELD_DISTANCE: Real = 1e-4;
+/// Adjacent triangles whose normals agree to this cosine (and whose corners lie on one
+/// plane within the tolerance) are one face.
+const COPLANAR_COS: f64 = 1.0 - 1e-6;
+
+/// One half of an edge: from `origin` to the origin of `next`, with `face` on its left (seen
+/// from outside, faces wind counter-clockwise).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct HalfEdge {
+    /// The vertex it starts at.
+    pub origin: u16,
+    /// The same edge the other way, on the neighbouring face.
+    pub twin: u16,
+    /// The next half-edge around its face.
+    pub next: u16,
+    /// The face it bounds.
+    pub face: u16,
+}
+
+/// A face: one of its half-edges, and its plane (`normal . x = offset`, normal unit and
+/// outward).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct HullFace {
+    /// A half-edge of the face.
+    pub edge: u16,
+    /// The outward unit normal.
+    pub normal: Vector3,
+    /// `normal . x` for any point `x` of the face.
+    pub offset: Real,
+}
+
+/// A convex polyhedron: vertices, half-edges and faces, in its own frame.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ConvexHull {
+    vertices: Vec<Point3>,
+    edges: Vec<HalfEdge>,
+    faces: Vec<HullFace>,
+}
+
+/// A triangle being built: corners, plane, the points outside it.
+struct Tri {
+    v: [usize; 3],
+    normal: V64,
+    offset: f64,
+    outside: Vec<usize>,
+    alive: bool,
+}
+
+impl Tri {
+    fn new(p: &[V64], v: [usize; 3]) -> Self {
+        let normal = (p[v[1]] - p[v[0]]).cross(&(p[v[2]] - p[v[0]])).normalize();
+        Self {
+            v,
+            normal,
+            offset: normal.dot(&p[v[0]]),
+            outside: Vec::new(),
+            alive: true,
+        }
+    }
+
+    fn distance(&self, q: &V64) -> f64 {
+        self.normal.dot(q) - self.offset
+    }
+}
+
+fn degenerate(why: &'static str) -> GeomError {
+    GeomError::Degenerate {
+        field: "points".into(),
+        why,
+    }
+}
+
+/// The points welded: each kept unless within [`WELD_DISTANCE`] of one kept before it.
+fn welded(points: &[Point3]) -> Vec<V64> {
+    let weld_sq = f64::from(WELD_DISTANCE).powi(2);
+    let mut order: Vec<usize> = (0..points.len()).collect();
+    order.sort_by(|&a, &b| points[a].x.total_cmp(&points[b].x).then(a.cmp(&b)));
+    let mut kept: Vec<(usize, V64)> = Vec::new();
+    let mut window_start = 0;
+    for i in order {
+        let q = points[i].coords.cast::<f64>();
+        while window_start < kept.len() && q.x - kept[window_start].1.x > f64::from(WELD_DISTANCE) {
+            window_start += 1;
+        }
+        if !kept[window_start..]
+            .iter()
+            .any(|(_, k)| (k - q).norm_squared() <= weld_sq)
+        {
+            kept.push((i, q));
+        }
+    }
+    kept.sort_by_key(|(i, _)| *i);
+    kept.into_iter().map(|(_, q)| q).collect()
+}
+
+/// The starting tetrahedron's corners: the farthest pair of axis extremes, the point
+/// farthest from their line, the point farthest from their plane.
+fn simplex(p: &[V64], tolerance: f64) -> Result<[usize; 4], GeomError> {
+    let mut extremes = Vec::with_capacity(6);
+    for k in 0..3 {
+        let lo = (0..p.len()).min_by(|&a, &b| p[a][k].total_cmp(&p[b][k]));
+        let hi = (0..p.len()).max_by(|&a, &b| p[a][k].total_cmp(&p[b][k]));
+        extremes.extend(lo.into_iter().chain(hi));
+    }
+    let (mut i0, mut i1, mut best) = (0, 0, -1.0);
+    for &a in &extremes {
+        for &b in &extremes {
+            let d = (p[a] - p[b]).norm_squared();
+            if d > best {
+                (i0, i1, best) = (a, b, d);
+            }
+        }
+    }
+    if best.sqrt() <= tolerance {
+        return Err(degenerate("they all lie at one point"));
+    }
+    let axis = (p[i1] - p[i0]).normalize();
+    let off_line = |q: &V64| {
+        let d = q - p[i0];
+        (d - axis * d.dot(&axis)).norm()
+    };
+    let i2 = (0..p.len())
+        .max_by(|&a, &b| off_line(&p[a]).total_cmp(&off_line(&p[b])))
+        .unwrap_or(0);
+    if off_line(&p[i2]) <= tolerance {
+        return Err(degenerate("they lie on one line"));
+    }
+    let normal = (p[i1] - p[i0]).cross(&(p[i2] - p[i0])).normalize();
+    let off_plane = |q: &V64| normal.dot(&(q - p[i0])).abs();
+    let i3 = (0..p.len())
+        .max_by(|&a, &b| off_plane(&p[a]).total_cmp(&off_plane(&p[b])))
+        .unwrap_or(0);
+    if off_plane(&p[i3]) <= tolerance {
+        return Err(degenerate("they lie in one plane"));
+    }
+    Ok([i0, i1, i2, i3])
+}
+
+/// The hull's triangles by quickhull (outward, counter-clockwise), or an error when the
+/// points span no volume.
+fn quickhull(p: &[V64], tolerance: f64) -> Result<Vec<[usize; 3]>, GeomError> {
+    let [i0, i1, i2, i3] = simplex(p, tolerance)?;
+    let centre = (p[i0] + p[i1] + p[i2] + p[i3]) / 4.0;
+    let mut tris: Vec<Tri> = [[i0, i1, i2], [i0, i3, i1], [i1, i3, i2], [i2, i3, i0]]
+        .into_iter()
+        .map(|v| {
+            let t = Tri::new(p, v);
+            if t.distance(&centre) > 0.0 {
+                Tri::new(p, [v[0], v[2], v[1]])
+            } else {
+                t
+            }
+        })
+        .collect();
+    let assign = |tris: &mut Vec<Tri>, from: usize, points: &[usize]| {
+        for &q in points {
+            let best = (from..tris.len())
+                .filter(|&t| tris[t].alive)
+                .map(|t| (t, tris[t].distance(&p[q])))
+                .filter(|&(_, d)| d > tolerance)
+                .max_by(|a, b| a.1.total_cmp(&b.1).then(b.0.cmp(&a.0)));
+            if let Some((t, _)) = best {
+                tris[t].outside.push(q);
+            }
+        }
+    };
+    let others: Vec<usize> = (0..p.len())
+        .filter(|i| ![i0, i1, i2, i3].contains(i))
+        .collect();
+    assign(&mut tris, 0, &others);
+    // Each round adds one point, so rounds are bounded by the points.
+    for _ in 0..p.len() {
+        let Some(t) = tris.iter().position(|t| t.alive && !t.outside.is_empty()) else {
+            return Ok(tris.iter().filter(|t| t.alive).map(|t| t.v).collect());
+        };
+        let eye = *tris[t]
+            .outside
+            .iter()
+            .max_by(|&&a, &&b| {
+                tris[t]
+                    .distance(&p[a])
+                    .total_cmp(&tris[t].distance(&p[b]))
+                    .then(b.cmp(&a))
+            })
+            .unwrap_or(&0);
+        let visible: Vec<usize> = (0..tris.len())
+            .filter(|&k| tris[k].alive && tris[k].distance(&p[eye]) > tolerance)
+            .collect();
+        let mut edges: Vec<(usize, usize)> = visible
+            .iter()
+            .flat_map(|&k| {
+                let v = tris[k].v;
+                [(v[0], v[1]), (v[1], v[2]), (v[2], v[0])]
+            })
+            .collect();
+        let mut sorted = edges.clone();
+        sorted.sort_unstable();
+        edges.retain(|&(a, b)| sorted.binary_search(&(b, a)).is_err());
+        let mut orphans = Vec::new();
+        for &k in &visible {
+            tris[k].alive = false;
+            orphans.append(&mut tris[k].outside);
+        }
+        orphans.retain(|&q| q != eye);
+        let first = tris.len();
+        for (a, b) in edges {
+            tris.push(Tri::new(p, [a, b, eye]));
+        }
+        assign(&mut tris, first, &orphans);
+    }
+    Err(degenerate("quickhull did not finish"))
+}
+
+/// Groups of coplanar neighbouring triangles, each as its boundary loop (counter-clockwise
+/// from outside), seeds taken in triangle order.
+fn merged_faces(
+    p: &[V64],
+    tris: &[[usize; 3]],
+    tolerance: f64,
+) -> Result<Vec<Vec<usize>>, GeomError> {
+    let mut keys: Vec<((usize, usize), usize)> = tris
+        .iter()
+        .enumerate()
+        .flat_map(|(t, v)| [((v[0], v[1]), t), ((v[1], v[2]), t), ((v[2], v[0]), t)])
+        .collect();
+    keys.sort_unstable();
+    let neighbour = |a: usize, b: usize| {
+        keys.binary_search_by(|probe| probe.0.cmp(&(b, a)))
+            .ok()
+            .map(|at| keys[at].1)
+    };
+    let planes: Vec<Tri> = tris.iter().map(|v| Tri::new(p, *v)).collect();
+    let mut group = vec![usize::MAX; tris.len()];
+    let mut faces = Vec::new();
+    for seed in 0..tris.len() {
+        if group[seed] != usize::MAX {
+            continue;
+        }
+        let id = faces.len();
+        group[seed] = id;
+        let (mut members, mut at) = (vec![seed], 0);
+        while at < members.len() {
+            let v = tris[members[at]];
+            at += 1;
+            for (a, b) in [(v[0], v[1]), (v[1], v[2]), (v[2], v[0])] {
+                let Some(u) = neighbour(a, b) else {
+                    return Err(degenerate("their hull is not closed"));
+                };
+                let flat = planes[u].normal.dot(&planes[seed].normal) > COPLANAR_COS
+                    && tris[u]
+                        .iter()
+                        .all(|&w| planes[seed].distance(&p[w]).abs() <= tolerance);
+                if group[u] == usize::MAX && flat {
+                    group[u] = id;
+                    members.push(u);
+                }
+            }
+        }
+        // The boundary: members' edges whose twin lies outside the group, chained.
+        let mut boundary: Vec<(usize, usize)> = members
+            .iter()
+            .flat_map(|&t| {
+                let v = tris[t];
+                [(v[0], v[1]), (v[1], v[2]), (v[2], v[0])]
+            })
+            .filter(|&(a, b)| neighbour(a, b).is_none_or(|u| group[u] != id))
+            .collect();
+        boundary.sort_unstable();
+        let start = boundary[0].0;
+        let mut loop_ = vec![start];
+        let mut current = boundary[0].1;
+        while current != start {
+            if loop_.len() > boundary.len() {
+                return Err(degenerate("their hull has a face that is not convex"));
+            }
+            loop_.push(current);
+            let at = boundary.partition_point(|e| e.0 < current);
+            if at >= boundary.len() || boundary[at].0 != current {
+                return Err(degenerate("their hull has a face that is not convex"));
+            }
+            current = boundary[at].1;
+        }
+        if loop_.len() != boundary.len() {
+            return Err(degenerate("their hull has a face that is not convex"));
+        }
+        faces.push(loop_);
+    }
+    Ok(faces)
+}
+
+impl ConvexHull {
+    /// The convex hull of `points` (a body's frame): at least 4 points spanning a volume, all
+    /// finite, at most [`MAX_HULL_POINTS`], whose hull has at most [`MAX_HULL_VERTICES`]
+    /// vertices. Points within [`WELD_DISTANCE`] of each other are welded; points inside or
+    /// on the hull (within a tolerance relative to its size) are dropped. Errors name what
+    /// was wrong: a NaN point, too few or too many, all on a point, a line or a plane.
+    pub fn new(points: &[Point3]) -> Result<Self, GeomError> {
+        validate::points3("points", points, 4)?;
+        if points.len() > MAX_HULL_POINTS {
+            return Err(GeomError::TooMany {
+                field: "points".into(),
+                most: MAX_HULL_POINTS,
+                got: points.len(),
+            });
+        }
+        let p = welded(points);
+        if p.len() < 4 {
+            return Err(degenerate("fewer than 4 remain apart once welded"));
+        }
+        let extent = p.iter().map(|q| q.amax()).fold(0.0, f64::max);
+        let tolerance = 1e-6 * extent.max(1.0);
+        let tris = quickhull(&p, tolerance)?;
+        let loops = merged_faces(&p, &tris, 1e-5 * extent.max(1.0))?;
+        // The vertices used, in the order of the points they came from.
+        let mut used: Vec<usize> = loops.iter().flatten().copied().collect();
+        used.sort_unstable();
+        used.dedup();
+        if used.len() > MAX_HULL_VERTICES {
+            return Err(GeomError::TooMany {
+                field: "hull vertices".into(),
+                most: MAX_HULL_VERTICES,
+                got: used.len(),
+            });
+        }
+        let index = |v: usize| used.binary_search(&v).unwrap_or(0) as u16;
+        let vertices: Vec<Point3> = used
+            .iter()
+            .map(|&v| Point3::from(p[v].cast::<Real>()))
+            .collect();
+        let mut edges = Vec::new();
+        let mut faces = Vec::new();
+        for (f, loop_) in loops.iter().enumerate() {
+            let first = edges.len();
+            // Newell's normal, in f64, and the mean offset of the face's corners.
+            let mut normal = V64::zeros();
+            for (k, &a) in loop_.iter().enumerate() {
+                let (qa, qb) = (p[a], p[loop_[(k + 1) % loop_.len()]]);
+                normal += V64::new(
+                    (qa.y - qb.y) * (qa.z + qb.z),
+                    (qa.z - qb.z) * (qa.x + qb.x),
+                    (qa.x - qb.x) * (qa.y + qb.y),
+                );
+            }
+            let normal = normal.normalize();
+            let offset = loop_.iter().map(|&a| normal.dot(&p[a])).sum::<f64>() / loop_.len() as f64;
+            for (k, &a) in loop_.iter().enumerate() {
+                edges.push(HalfEdge {
+                    origin: index(a),
+                    twin: u16::MAX,
+                    next: (first + (k + 1) % loop_.len()) as u16,
+                    face: f as u16,
+                });
+            }
+            faces.push(HullFace {
+                edge: first as u16,
+                normal: normal.cast::<Real>(),
+                offset: offset as Real,
+            });
+        }
+        // Twins: each half-edge's reverse, found in the sorted list of (origin, end).
+        let mut keyed: Vec<((u16, u16), u16)> = (0..edges.len())
+            .map(|e| {
+                (
+                    (edges[e].origin, edges[usize::from(edges[e].next)].origin),
+                    e as u16,
+                )
+            })
+            .collect();
+        keyed.sort_unstable();
+        for e in 0..edges.len() {
+            let (a, b) = (edges[e].origin, edges[usize::from(edges[e].next)].origin);
+            let Ok(at) = keyed.binary_search_by(|probe| probe.0.cmp(&(b, a))) else {
+                return Err(degenerate("their hull is not closed"));
+            };
+            edges[e].twin = keyed[at].1;
+        }
+        if vertices.len() + faces.len() != edges.len() / 2 + 2 {
+            return Err(degenerate("their hull is not a closed polyhedron"));
+        }
+        Ok(Self {
+            vertices,
+            edges,
+            faces,
+        })
+    }
+
+    /// The vertices, in the order of the points they came from.
+    pub fn vertices(&self) -> &[Point3] {
+        &self.vertices
+    }
+
+    /// The half-edges, each face's in a run, counter-clockwise from outside.
+    pub fn half_edges(&self) -> &[HalfEdge] {
+        &self.edges
+    }
+
+    /// The faces with their planes.
+    pub fn faces(&self) -> &[HullFace] {
+        &self.faces
+    }
+
+    /// The vertex indices of face `f`, counter-clockwise from outside.
+    pub fn face_vertices(&self, f: usize) -> impl Iterator<Item = u16> + '_ {
+        let first = self.faces[f].edge;
+        let mut e = Some(first);
+        std::iter::from_fn(move || {
+            let at = e?;
+            let edge = self.edges[usize::from(at)];
+            e = (edge.next != first).then_some(edge.next);
+            Some(edge.origin)
+        })
+    }
+
+    /// The vertex farthest along `dir` (the first on a tie).
+    pub fn support(&self, dir: &Vector3) -> usize {
+        (0..self.vertices.len())
+            .rev()
+            .max_by(|&a, &b| {
+                self.vertices[a]
+                    .coords
+                    .dot(dir)
+                    .total_cmp(&self.vertices[b].coords.dot(dir))
+            })
+            .unwrap_or(0)
+    }
+
+    /// Its bounding box in its own frame.
+    pub fn local_aabb(&self) -> Aabb {
+        Aabb::from_points(&self.vertices)
+            .unwrap_or_else(|| Aabb::new(Point3::origin(), Point3::origin()))
+    }
+
+    /// The hull as a uniform solid of `density`, in its own frame: the centre of mass where
+    /// it is, the tensor about it. Summed over the tetrahedra from a point inside to each
+    /// face's triangles (a fan), in f64: `V = sum det / 6`, the first moment
+    /// `sum det (a + b + c) / 24`, the second `sum det (a a^T + b b^T + c c^T + s s^T) / 120`
+    /// with `s = a + b + c`.
+    pub fn mass_properties(&self, density: Real) -> MassProperties {
+        let v64: Vec<V64> = self
+            .vertices
+            .iter()
+            .map(|v| v.coords.cast::<f64>())
+            .collect();
+        let reference = v64.iter().sum::<V64>() / v64.len() as f64;
+        let (mut volume, mut first, mut second) =
+            (0.0f64, V64::zeros(), na::Matrix3::<f64>::zeros());
+        for f in 0..self.faces.len() {
+            let corners: Vec<V64> = self
+                .face_vertices(f)
+                .map(|v| v64[usize::from(v)] - reference)
+                .collect();
+            for k in 1..corners.len() - 1 {
+                let (a, b, c) = (corners[0], corners[k], corners[k + 1]);
+                let det = a.dot(&b.cross(&c));
+                let s = a + b + c;
+                volume += det / 6.0;
+                first += s * (det / 24.0);
+                second +=
+                    (a * a.transpose() + b * b.transpose() + c * c.transpose() + s * s.transpose())
+                        * (det / 120.0);
+            }
+        }
+        let rho = f64::from(density);
+        let mass = rho * volume;
+        let c = first / volume;
+        // About the reference point, then moved to the centre of mass.
+        let about_reference = (na::Matrix3::identity() * second.trace() - second) * rho;
+        let inertia = about_reference
+            - (na::Matrix3::identity() * c.norm_squared() - c * c.transpose()) * mass;
+        MassProperties {
+            mass: mass as Real,
+            center: Point3::from((reference + c).cast::<Real>()),
+            inertia: inertia.cast::<Real>(),
+        }
+    }
+
+    /// Its volume (cubic metres).
+    pub fn volume(&self) -> Real {
+        self.mass_properties(1.0).mass
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Matrix3;
+
+    fn cube_corners(h: Vector3) -> Vec<Point3> {
+        (0..8)
+            .map(|i| {
+                Point3::new(
+                    if i & 1 == 0 { -h.x } else { h.x },
+                    if i & 2 == 0 { -h.y } else { h.y },
+                    if i & 4 == 0 { -h.z } else { h.z },
+                )
+            })
+            .collect()
+    }
+
+    fn close(a: &Matrix3, b: &Matrix3, relative: Real) -> bool {
+        (a - b).abs().max() <= relative * b.abs().max()
+    }
+
+    #[test]
+    fn a_box_of_corners_is_a_box() {
+        let h = Vector3::new(1.0, 0.5, 2.0);
+        let mut points = cube_corners(h);
+        // Inside, on a face, and near-duplicates: none adds a vertex.
+        points.push(Point3::new(0.1, 0.2, -0.3));
+        points.push(Point3::new(1.0, 0.1, 0.2));
+        points.push(Point3::new(1.0 + 1e-5, 0.5, 2.0));
+        let hull = ConvexHull::new(&points).unwrap();
+        assert_eq!(hull.vertices().len(), 8);
+        assert_eq!(hull.faces().len(), 6);
+        assert_eq!(hull.half_edges().len(), 24);
+        for (f, face) in hull.faces().iter().enumerate() {
+            assert_eq!(hull.face_vertices(f).count(), 4);
+            assert!((face.normal.amax() - 1.0).abs() < 1e-6);
+            for v in hull.face_vertices(f) {
+                let d = face.normal.dot(&hull.vertices()[usize::from(v)].coords) - face.offset;
+                assert!(d.abs() < 1e-6);
+            }
+        }
+        for (e, edge) in hull.half_edges().iter().enumerate() {
+            assert_eq!(
+                usize::from(hull.half_edges()[usize::from(edge.twin)].twin),
+                e
+            );
+            assert_ne!(edge.face, hull.half_edges()[usize::from(edge.twin)].face);
+        }
+        let props = hull.mass_properties(3.0);
+        let cube = crate::Shape::cuboid(h).unwrap().mass_properties(3.0);
+        assert!((props.mass - cube.mass).abs() < 1e-4 * cube.mass);
+        assert!(props.center.coords.norm() < 1e-5);
+        assert!(
+            close(&props.inertia, &cube.inertia, 1e-4),
+            "{}",
+            props.inertia
+        );
+        assert_eq!(hull.support(&Vector3::new(1.0, 1.0, 1.0)), 7);
+    }
+
+    #[test]
+    fn a_tetrahedron_matches_the_textbook() {
+        // The corner tetrahedron (0, e_x, e_y, e_z) of side a: V = a^3 / 6, centre a / 4 on
+        // each axis; about the origin, I_xx = rho a^5 / 30 and I_xy = -rho a^5 / 120 (Tonon,
+        // "Explicit exact formulas for the 3-D tetrahedron inertia tensor", 2004).
+        let a = 2.0;
+        let points = [
+            Point3::origin(),
+            Point3::new(a, 0.0, 0.0),
+            Point3::new(0.0, a, 0.0),
+            Point3::new(0.0, 0.0, a),
+        ];
+        let hull = ConvexHull::new(&points).unwrap();
+        assert_eq!((hull.vertices().len(), hull.faces().len()), (4, 4));
+        let props = hull.mass_properties(1.0);
+        let a5 = a.powi(5);
+        assert!((props.mass - a * a * a / 6.0).abs() < 1e-5);
+        assert!((props.center.coords - Vector3::repeat(a / 4.0)).norm() < 1e-6);
+        let about_origin = props.inertia_about(&Point3::origin());
+        let expected = Matrix3::new(
+            a5 / 30.0,
+            -a5 / 120.0,
+            -a5 / 120.0,
+            -a5 / 120.0,
+            a5 / 30.0,
+            -a5 / 120.0,
+            -a5 / 120.0,
+            -a5 / 120.0,
+            a5 / 30.0,
+        );
+        assert!(close(&about_origin, &expected, 1e-4), "{about_origin}");
+    }
+
+    #[test]
+    fn an_icosahedron_matches_its_closed_form() {
+        // The regular icosahedron of edge 2 (vertices the cyclic permutations of (0, +-1,
+        // +-phi)): V = 5 (3 + sqrt 5) / 12 a^3, and I = m a^2 (3 + sqrt 5) / 20 about any
+        // axis through its centre.
+        let phi = (1.0 + (5.0 as Real).sqrt()) / 2.0;
+        let mut points = Vec::new();
+        for s in [-1.0, 1.0] {
+            for t in [-phi, phi] {
+                points.push(Point3::new(0.0, s, t));
+                points.push(Point3::new(s, t, 0.0));
+                points.push(Point3::new(t, 0.0, s));
+            }
+        }
+        let hull = ConvexHull::new(&points).unwrap();
+        assert_eq!((hull.vertices().len(), hull.faces().len()), (12, 20));
+        let a: Real = 2.0;
+        let root5 = (5.0 as Real).sqrt();
+        let props = hull.mass_properties(1.0);
+        let volume = 5.0 * (3.0 + root5) / 12.0 * a * a * a;
+        assert!(
+            (props.mass - volume).abs() < 1e-4 * volume,
+            "{}",
+            props.mass
+        );
+        let moment = volume * a * a * (3.0 + root5) / 20.0;
+        let expected = Matrix3::identity() * moment;
+        assert!(
+            close(&props.inertia, &expected, 1e-4),
+            "{} {moment}",
+            props.inertia
+        );
+    }
+
+    #[test]
+    fn bad_clouds_are_refused_by_name() {
+        let flat = [
+            Point3::origin(),
+            Point3::new(1.0, 0.0, 0.0),
+            Point3::new(0.0, 1.0, 0.0),
+            Point3::new(1.0, 1.0, 0.0),
+            Point3::new(0.5, 0.5, 0.0),
+        ];
+        let e = ConvexHull::new(&flat).unwrap_err().to_string();
+        assert!(e.contains("one plane"), "{e}");
+        let line: Vec<Point3> = (0..6).map(|i| Point3::new(i as Real, 0.0, 0.0)).collect();
+        assert!(
+            ConvexHull::new(&line)
+                .unwrap_err()
+                .to_string()
+                .contains("one line")
+        );
+        let same = [Point3::new(1.0, 2.0, 3.0); 5];
+        assert!(
+            ConvexHull::new(&same)
+                .unwrap_err()
+                .to_string()
+                .contains("welded")
+        );
+        let e = ConvexHull::new(&flat[..3]).unwrap_err().to_string();
+        assert!(e.contains("at least 4"), "{e}");
+        let mut nan = cube_corners(Vector3::repeat(1.0));
+        nan[3].y = Real::NAN;
+        let e = ConvexHull::new(&nan).unwrap_err().to_string();
+        assert!(e.contains("points[3].y"), "{e}");
+        // A sphere of 400 points has more vertices than the cap.
+        let ball: Vec<Point3> = (0..400)
+            .map(|i| {
+                let (u, v) = (i as Real * 0.618_034, i as Real / 400.0);
+                let z = 2.0 * v - 1.0;
+                let r = (1.0 - z * z).sqrt();
+                Point3::new(
+                    r * (u * std::f32::consts::TAU).cos(),
+                    r * (u * std::f32::consts::TAU).sin(),
+                    z,
+                )
+            })
+            .collect();
+        let e = ConvexHull::new(&ball).unwrap_err().to_string();
+        assert!(e.contains("hull vertices may have at most 128"), "{e}");
+    }
+
+    /// A small seeded generator (the tests' own: geom has no dependencies for it).
+    fn next(state: &mut u64) -> Real {
+        *state = state
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        ((*state >> 40) as Real) / (1u64 << 24) as Real
+    }
+
+    #[test]
+    fn random_clouds_give_closed_convex_hulls_holding_every_point() {
+        let mut state = 3;
+        for case in 0..2000 {
+            let n = 4 + (next(&mut state) * 61.0) as usize;
+            // Some clouds on a sphere or a box's faces: many points on one face or near it.
+            let kind = case % 3;
+            let points: Vec<Point3> = (0..n)
+                .map(|_| {
+                    let q = Vector3::new(next(&mut state), next(&mut state), next(&mut state))
+                        * 2.0
+                        - Vector3::repeat(1.0);
+                    match kind {
+                        0 => Point3::from(q),
+                        1 => Point3::from(q.normalize()),
+                        _ => {
+                            let mut q = q;
+                            let k = (next(&mut state) * 3.0) as usize % 3;
+                            q[k] = q[k].signum();
+                            Point3::from(q)
+                        }
+                    }
+                })
+                .collect();
+            let hull = match ConvexHull::new(&points) {
+                Ok(hull) => hull,
+                Err(e) => {
+                    assert!(n < 8, "case {case}: {e}");
+                    continue;
+                }
+            };
+            let (v, e, f) = (
+                hull.vertices().len(),
+                hull.half_edges().len() / 2,
+                hull.faces().len(),
+            );
+            assert_eq!(v + f, e + 2, "case {case}: Euler");
+            for (k, face) in hull.faces().iter().enumerate() {
+                // Every point behind or on every face; every face convex and planar.
+                for p in &points {
+                    assert!(
+                        face.normal.dot(&p.coords) - face.offset < 1e-4,
+                        "case {case}: outside"
+                    );
+                }
+                let corners: Vec<Point3> = hull
+                    .face_vertices(k)
+                    .map(|i| hull.vertices()[usize::from(i)])
+                    .collect();
+                for (i, c) in corners.iter().enumerate() {
+                    assert!((face.normal.dot(&c.coords) - face.offset).abs() < 1e-4);
+                    let (b, d) = (
+                        corners[(i + 1) % corners.len()],
+                        corners[(i + 2) % corners.len()],
+                    );
+                    assert!(
+                        (b - c).cross(&(d - b)).dot(&face.normal) > -1e-6,
+                        "case {case}: a reflex corner"
+                    );
+                }
+            }
+            assert!(hull.volume() > 0.0);
+        }
+    }
+}
