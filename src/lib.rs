@@ -47,8 +47,9 @@ pub mod prelude {
     pub use collide::{Contact, ContactPoint, RayHit};
     pub use geom::d2::{Aabb2, Circle, ConvexPolygon, Obb2};
     pub use geom::{
-        Aabb, GeomError, HeightField, Isometry3, Obb, Point2, Point3, Ray, Real, Shape, Sphere,
-        Surface, TriMesh, UnitQuaternion, Vector2, Vector3, Volume,
+        Aabb, Capsule, Compound, ConvexHull, GeomError, HeightField, Isometry3, Obb, Part, Point2,
+        Point3, Ray, Real, Shape, Sphere, Surface, TriMesh, UnitQuaternion, Vector2, Vector3,
+        Volume,
     };
     pub use world::{
         Axis, BodyDesc, BodyHandle, BodyKind, ColliderFit, ContactEvent, ContactPair, Joint,

@@ -92,6 +92,7 @@ impl Bodies {
                 1.0
             };
             let rgb = visual.color.map(|c| c * shade);
+            let collider_pose = body.collider().world_pose(body.pose());
             let (target, scale) = match (&visual.shape, &body.collider().shape) {
                 (
                     VisualShape::Collider,
@@ -106,18 +107,23 @@ impl Bodies {
                             self.surfaces.len() - 1
                         }
                     };
-                    let pose = body.collider().world_pose(body.pose());
-                    self.surfaces[at]
-                        .1
-                        .instances
-                        .push(instance_at(&pose, Vec3::ONE, color(rgb)));
+                    self.surfaces[at].1.instances.push(instance_at(
+                        &collider_pose,
+                        Vec3::ONE,
+                        color(rgb),
+                    ));
                     continue;
                 }
-                (VisualShape::Collider, Shape::Cuboid { half_extents }) => {
-                    (&mut self.cubes, vec3(half_extents) * 2.0)
+                (VisualShape::Collider, Shape::Compound { compound }) => {
+                    for part in compound.parts() {
+                        let pose = collider_pose * part.offset;
+                        self.push_solid(scene, &part.shape, &pose, rgb);
+                    }
+                    continue;
                 }
-                (VisualShape::Collider, Shape::Ball { radius }) => {
-                    (&mut self.balls, Vec3::splat(*radius))
+                (VisualShape::Collider, shape) => {
+                    self.push_solid(scene, shape, &collider_pose, rgb);
+                    continue;
                 }
                 (VisualShape::Cuboid { half_extents }, _) => {
                     (&mut self.cubes, vec3(half_extents) * 2.0)
@@ -129,39 +135,8 @@ impl Bodies {
                         radius,
                     },
                     _,
-                )
-                | (
-                    VisualShape::Collider,
-                    Shape::Capsule {
-                        half_height,
-                        radius,
-                    },
-                ) => {
-                    let key = (*half_height, *radius);
-                    let at = match self.capsules.iter().position(|(k, _)| *k == key) {
-                        Some(at) => at,
-                        None => {
-                            let node =
-                                scene.add_capsule_with_subdiv(*radius, 2.0 * half_height, 24, 8);
-                            self.capsules.push((key, Instanced::new(node)));
-                            self.capsules.len() - 1
-                        }
-                    };
-                    (&mut self.capsules[at].1, Vec3::ONE)
-                }
-                (VisualShape::Mesh { vertices }, _) => {
-                    let at = match self.meshes.iter().position(|(v, _)| v == vertices) {
-                        Some(at) => at,
-                        None => {
-                            self.meshes.push((
-                                vertices.clone(),
-                                Instanced::new(hull_node(scene, vertices)),
-                            ));
-                            self.meshes.len() - 1
-                        }
-                    };
-                    (&mut self.meshes[at].1, Vec3::ONE)
-                }
+                ) => (self.capsule(scene, *half_height, *radius), Vec3::ONE),
+                (VisualShape::Mesh { vertices }, _) => (self.mesh(scene, vertices), Vec3::ONE),
             };
             target
                 .instances
@@ -176,6 +151,61 @@ impl Bodies {
         for (_, surface) in &mut self.surfaces {
             surface.flush(eye);
         }
+    }
+}
+
+impl Bodies {
+    /// The node of capsules of this size, made on first use.
+    fn capsule(
+        &mut self,
+        scene: &mut SceneNode3d,
+        half_height: Real,
+        radius: Real,
+    ) -> &mut Instanced {
+        let key = (half_height, radius);
+        let at = match self.capsules.iter().position(|(k, _)| *k == key) {
+            Some(at) => at,
+            None => {
+                let node = scene.add_capsule_with_subdiv(radius, 2.0 * half_height, 24, 8);
+                self.capsules.push((key, Instanced::new(node)));
+                self.capsules.len() - 1
+            }
+        };
+        &mut self.capsules[at].1
+    }
+
+    /// The node of the hull of these vertices, made on first use.
+    fn mesh(&mut self, scene: &mut SceneNode3d, vertices: &[Point3]) -> &mut Instanced {
+        let at = match self.meshes.iter().position(|(v, _)| v == vertices) {
+            Some(at) => at,
+            None => {
+                let node = Instanced::new(hull_node(scene, vertices));
+                self.meshes.push((vertices.to_vec(), node));
+                self.meshes.len() - 1
+            }
+        };
+        &mut self.meshes[at].1
+    }
+
+    /// A solid collider shape (a box, a ball, a capsule, a hull) drawn at `pose`.
+    fn push_solid(
+        &mut self,
+        scene: &mut SceneNode3d,
+        shape: &Shape,
+        pose: &Isometry3,
+        rgb: [Real; 3],
+    ) {
+        let (target, scale) = match shape {
+            Shape::Cuboid { half_extents } => (&mut self.cubes, vec3(half_extents) * 2.0),
+            Shape::Ball { radius } => (&mut self.balls, Vec3::splat(*radius)),
+            Shape::Capsule {
+                half_height,
+                radius,
+            } => (self.capsule(scene, *half_height, *radius), Vec3::ONE),
+            Shape::ConvexHull { hull } => (self.mesh(scene, hull.vertices()), Vec3::ONE),
+            Shape::Compound { .. } | Shape::TriMesh { .. } | Shape::HeightField { .. } => return,
+        };
+        target.instances.push(instance_at(pose, scale, color(rgb)));
     }
 }
 
@@ -207,7 +237,11 @@ fn surface_triangles(shape: &Shape) -> (u64, Vec<[Vec3; 3]>) {
                 (0..count).map(|t| corners(field.triangle(t))).collect(),
             )
         }
-        Shape::Cuboid { .. } | Shape::Ball { .. } | Shape::Capsule { .. } => (0, Vec::new()),
+        Shape::Cuboid { .. }
+        | Shape::Ball { .. }
+        | Shape::Capsule { .. }
+        | Shape::ConvexHull { .. }
+        | Shape::Compound { .. } => (0, Vec::new()),
     }
 }
 

@@ -85,6 +85,39 @@ impl FeatureId {
         Self(1 << 28 | kind << 20 | rest)
     }
 
+    /// Polyhedra, face contact: bit 30 set, bit 29 when the reference face is the second
+    /// shape's; bits 21-28 the reference face, 13-20 the incident face (each modulo 256), bits
+    /// 0-12 the two clip labels (half-edges, the reference's sides marked) folded together.
+    #[inline]
+    pub(crate) fn hull_face(
+        reference_is_b: bool,
+        reference_face: usize,
+        incident_face: usize,
+        labels: (u16, u16),
+    ) -> Self {
+        let (lo, hi) = (labels.0.min(labels.1), labels.0.max(labels.1));
+        let fold = (u32::from(lo) * 131 + u32::from(hi)) & 0x1fff;
+        Self(
+            1 << 30
+                | u32::from(reference_is_b) << 29
+                | (reference_face as u32 & 0xff) << 21
+                | (incident_face as u32 & 0xff) << 13
+                | fold,
+        )
+    }
+
+    /// Polyhedra, edge contact: bits 30 and 31 set, the two half-edges in bits 15-29 and 0-14.
+    #[inline]
+    pub(crate) fn hull_edge(edge_a: usize, edge_b: usize) -> Self {
+        Self(3 << 30 | (edge_a as u32 & 0x7fff) << 15 | (edge_b as u32 & 0x7fff))
+    }
+
+    /// A polyhedron against a ball or a capsule: bit 31 set, the rest the feature's code.
+    #[inline]
+    pub(crate) fn hull_round(code: u32) -> Self {
+        Self(1 << 31 | (code & 0x3fff_ffff))
+    }
+
     /// AABB-AABB: `8 axis + corner` of the overlap box's face across the normal's axis.
     #[inline]
     pub(crate) fn aabb_corner(axis: usize, corner: usize) -> Self {

@@ -6,11 +6,14 @@ use crate::pair::box_box::{obb_obb_contact, obb_obb_contact_within, obb_obb_inte
 use crate::pair::capsule::{
     capsule_capsule_contact_within, capsule_obb_contact_within, sphere_capsule_contact_within,
 };
+use crate::pair::hull::{
+    Poly, poly_capsule_contact_within, poly_poly_contact_within, poly_sphere_contact_within,
+};
 use crate::pair::sphere_box::{sphere_obb_contact_within, sphere_obb_intersects};
 use crate::pair::sphere_sphere::sphere_sphere_contact_within;
 use crate::pair::surface::{MAX_MANIFOLDS, Other, surface_contacts_within};
 use arrayvec::ArrayVec;
-use geom::{Isometry3, Real, Shape, Volume};
+use geom::{Isometry3, PosedHull, Real, Shape, Volume};
 
 /// The contact of `shape_a` placed at `pose_a` and `shape_b` at `pose_b`, or `None` when apart.
 /// The normal points from a toward b.
@@ -52,7 +55,8 @@ fn solid(volume: &Volume) -> Option<Other<'_>> {
         Volume::Obb(obb) => Some(Other::Obb(obb)),
         Volume::Sphere(sphere) => Some(Other::Sphere(sphere)),
         Volume::Capsule(capsule) => Some(Other::Capsule(capsule)),
-        Volume::TriMesh(_) | Volume::HeightField(_) => None,
+        Volume::Hull(hull) => Some(Other::Hull(hull)),
+        Volume::Compound(_) | Volume::TriMesh(_) | Volume::HeightField(_) => None,
     }
 }
 
@@ -64,7 +68,11 @@ fn surface_first(a: &Volume, b: &Volume, margin: Real) -> ArrayVec<Contact, MAX_
     match a {
         Volume::TriMesh(mesh) => surface_contacts_within(mesh, other, margin),
         Volume::HeightField(field) => surface_contacts_within(field, other, margin),
-        Volume::Obb(_) | Volume::Sphere(_) | Volume::Capsule(_) => ArrayVec::new(),
+        Volume::Obb(_)
+        | Volume::Sphere(_)
+        | Volume::Capsule(_)
+        | Volume::Hull(_)
+        | Volume::Compound(_) => ArrayVec::new(),
     }
 }
 
@@ -83,7 +91,11 @@ pub fn volume_contact(a: &Volume, b: &Volume) -> Option<Contact> {
 fn surface_manifolds(a: &Volume, b: &Volume, margin: Real) -> ArrayVec<Contact, MAX_MANIFOLDS> {
     match a {
         Volume::TriMesh(_) | Volume::HeightField(_) => surface_first(a, b, margin),
-        Volume::Obb(_) | Volume::Sphere(_) | Volume::Capsule(_) => surface_first(b, a, margin)
+        Volume::Obb(_)
+        | Volume::Sphere(_)
+        | Volume::Capsule(_)
+        | Volume::Hull(_)
+        | Volume::Compound(_) => surface_first(b, a, margin)
             .into_iter()
             .map(Contact::flipped)
             .collect(),
@@ -98,6 +110,11 @@ fn surface_pair(a: &Volume, b: &Volume, margin: Real) -> Option<Contact> {
         .max_by(|p, q| p.depth.total_cmp(&q.depth))
 }
 
+/// A posed hull as a polyhedron in world space.
+fn hull_poly(posed: &PosedHull) -> Poly<'_> {
+    Poly::of_hull(&posed.hull, &posed.pose)
+}
+
 /// Whether either volume is a surface (a mesh or a heightfield).
 #[inline]
 pub fn has_surface(a: &Volume, b: &Volume) -> bool {
@@ -105,17 +122,77 @@ pub fn has_surface(a: &Volume, b: &Volume) -> bool {
     surface(a) || surface(b)
 }
 
+/// Whether a pair may have several manifolds: a surface or a compound is in it.
+#[inline]
+pub fn has_several_manifolds(a: &Volume, b: &Volume) -> bool {
+    let compound = |v: &Volume| matches!(v, Volume::Compound(_));
+    has_surface(a, b) || compound(a) || compound(b)
+}
+
+/// A manifold of part `k` of a compound (`side` 0 the first volume, 1 the second) with its
+/// feature ids made its own: each xor-ed with a mix of the part and the side, so that a
+/// body pair's manifolds keep apart ids (a warm start matches them by id).
+fn tagged(mut contact: Contact, k: usize, side: u32) -> Contact {
+    let mask = (k as u32)
+        .wrapping_mul(2)
+        .wrapping_add(side + 1)
+        .wrapping_mul(0x9e37_79b1);
+    for p in &mut contact.points {
+        p.id.0 ^= mask;
+    }
+    contact
+}
+
+/// Every manifold of a pair with a compound in it: each part whose box meets the other's
+/// (loosened by the margin) against the other, a compound's parts in turn.
+fn compound_manifolds(a: &Volume, b: &Volume, margin: Real, found: &mut dyn FnMut(Contact)) {
+    match (a, b) {
+        (Volume::Compound(posed), _) => {
+            let other = b.aabb();
+            for k in 0..posed.compound.parts().len() {
+                let part = posed.part(k);
+                if part.aabb().loosened(margin).intersects(&other) {
+                    volume_contacts_within(&part, b, margin, |c| found(tagged(c, k, 0)));
+                }
+            }
+        }
+        (_, Volume::Compound(posed)) => {
+            let other = a.aabb();
+            for k in 0..posed.compound.parts().len() {
+                let part = posed.part(k);
+                if part.aabb().loosened(margin).intersects(&other) {
+                    volume_contacts_within(a, &part, margin, |c| found(tagged(c, k, 1)));
+                }
+            }
+        }
+        _ => {}
+    }
+}
+
+/// The deepest manifold of a pair with a compound in it (ties to the first).
+fn compound_pair(a: &Volume, b: &Volume, margin: Real) -> Option<Contact> {
+    let mut deepest: Option<Contact> = None;
+    compound_manifolds(a, b, margin, &mut |c| {
+        if deepest.as_ref().is_none_or(|d| c.depth > d.depth) {
+            deepest = Some(c);
+        }
+    });
+    deepest
+}
+
 /// Every manifold of two world-space volumes, speculative up to `margin`, each handed to
 /// `found` (normals from a toward b): the one of [`volume_contact_within`] for two solids, one
-/// per group of normals for a ball or a box against a surface (at most four; a shape in a
-/// crease between two slopes meets both), as Box3D keeps them.
+/// per group of normals for a solid against a surface (at most four; a shape in a crease
+/// between two slopes meets both), as Box3D keeps them, and each part's for a compound.
 pub fn volume_contacts_within(
     a: &Volume,
     b: &Volume,
     margin: Real,
     mut found: impl FnMut(Contact),
 ) {
-    if has_surface(a, b) {
+    if matches!(a, Volume::Compound(_)) || matches!(b, Volume::Compound(_)) {
+        compound_manifolds(a, b, margin, &mut found);
+    } else if has_surface(a, b) {
         surface_manifolds(a, b, margin).into_iter().for_each(found);
     } else if let Some(contact) = volume_contact_within(a, b, margin) {
         found(contact);
@@ -141,6 +218,28 @@ pub fn volume_contact_within(a: &Volume, b: &Volume, margin: Real) -> Option<Con
         (Volume::Obb(a), Volume::Capsule(b)) => {
             capsule_obb_contact_within(b, a, margin).map(Contact::flipped)
         }
+        (Volume::Hull(a), Volume::Hull(b)) => {
+            poly_poly_contact_within(&hull_poly(a), &hull_poly(b), margin)
+        }
+        (Volume::Hull(a), Volume::Obb(b)) => {
+            poly_poly_contact_within(&hull_poly(a), &Poly::of_box(b), margin)
+        }
+        (Volume::Obb(a), Volume::Hull(b)) => {
+            poly_poly_contact_within(&Poly::of_box(a), &hull_poly(b), margin)
+        }
+        (Volume::Hull(a), Volume::Sphere(b)) => {
+            poly_sphere_contact_within(&hull_poly(a), b, margin)
+        }
+        (Volume::Sphere(a), Volume::Hull(b)) => {
+            poly_sphere_contact_within(&hull_poly(b), a, margin).map(Contact::flipped)
+        }
+        (Volume::Hull(a), Volume::Capsule(b)) => {
+            poly_capsule_contact_within(&hull_poly(a), b, margin)
+        }
+        (Volume::Capsule(a), Volume::Hull(b)) => {
+            poly_capsule_contact_within(&hull_poly(b), a, margin).map(Contact::flipped)
+        }
+        (Volume::Compound(_), _) | (_, Volume::Compound(_)) => compound_pair(a, b, margin),
         (Volume::TriMesh(_) | Volume::HeightField(_), _)
         | (_, Volume::TriMesh(_) | Volume::HeightField(_)) => surface_pair(a, b, margin),
     }

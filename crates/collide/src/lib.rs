@@ -31,8 +31,8 @@ pub mod staged;
 
 pub use contact::{Contact, ContactPoint, FeatureId};
 pub use dispatch::{
-    contact, contact_within, has_surface, intersects, volume_contact, volume_contact_within,
-    volume_contacts_within, volume_intersects,
+    contact, contact_within, has_several_manifolds, has_surface, intersects, volume_contact,
+    volume_contact_within, volume_contacts_within, volume_intersects,
 };
 pub use pair::aabb_aabb::aabb_aabb_contact;
 pub use pair::box_box::{
@@ -41,13 +41,14 @@ pub use pair::box_box::{
 pub use pair::capsule::{
     capsule_capsule_contact_within, capsule_obb_contact_within, sphere_capsule_contact_within,
 };
+pub use pair::hull::hull_hull_contact_within;
 pub use pair::sphere_box::{
     sphere_aabb_contact, sphere_obb_contact, sphere_obb_contact_within, sphere_obb_intersects,
 };
 pub use pair::sphere_sphere::{sphere_sphere_contact, sphere_sphere_contact_within};
 pub use ray::{
-    RayHit, ray_aabb, ray_capsule, ray_heightfield, ray_obb, ray_sphere, ray_triangle, ray_trimesh,
-    ray_volume,
+    RayHit, ray_aabb, ray_capsule, ray_heightfield, ray_hull, ray_obb, ray_sphere, ray_triangle,
+    ray_trimesh, ray_volume,
 };
 
 pub use geom;

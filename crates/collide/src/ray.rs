@@ -3,8 +3,8 @@
 //! `origin + toi * dir` with `0 <= toi <= max_toi`, `toi` in units of `|dir|`.
 
 use geom::{
-    Aabb, Capsule, HeightField, Isometry3, Obb, Point3, PosedSurface, Ray, Real, Sphere, Surface,
-    TriMesh, Vector3, Volume,
+    Aabb, Capsule, HeightField, Isometry3, Obb, Point3, PosedHull, PosedSurface, Ray, Real, Sphere,
+    Surface, TriMesh, Vector3, Volume,
 };
 use std::cell::Cell;
 
@@ -153,6 +153,45 @@ pub fn ray_capsule(ray: &Ray, capsule: &Capsule, max_toi: Real) -> Option<RayHit
     best.filter(|h| h.toi.is_finite())
 }
 
+/// Ray against a convex hull: the ray clipped by every face's plane in the hull's frame
+/// (Cyrus and Beck), the hit on the last face it enters. An origin inside hits at once.
+pub fn ray_hull(ray: &Ray, hull: &PosedHull, max_toi: Real) -> Option<RayHit> {
+    let origin = hull.pose.inverse_transform_point(&ray.origin);
+    let dir = hull.pose.inverse_transform_vector(&ray.dir);
+    let (mut enter, mut exit, mut face) = (0.0 as Real, max_toi, None);
+    for (f, plane) in hull.hull.faces().iter().enumerate() {
+        let (distance, along) = (
+            plane.normal.dot(&origin.coords) - plane.offset,
+            plane.normal.dot(&dir),
+        );
+        if along == 0.0 {
+            if distance > 0.0 {
+                return None;
+            }
+            continue;
+        }
+        let t = -distance / along;
+        if along < 0.0 {
+            if t > enter {
+                (enter, face) = (t, Some(f));
+            }
+        } else if t < exit {
+            exit = t;
+        }
+        if enter > exit {
+            return None;
+        }
+    }
+    let normal = face.map_or_else(Vector3::zeros, |f| {
+        hull.pose.rotation * hull.hull.faces()[f].normal
+    });
+    (enter.is_finite()).then(|| RayHit {
+        toi: enter,
+        normal,
+        point: ray.point_at(enter),
+    })
+}
+
 /// Ray against one triangle, front side only (Moller and Trumbore, 1997): a ray leaving the
 /// back of a surface passes through it, as a body there would.
 pub fn ray_triangle(ray: &Ray, [a, b, c]: &[Point3; 3], max_toi: Real) -> Option<RayHit> {
@@ -294,6 +333,10 @@ pub fn ray_volume(ray: &Ray, volume: &Volume, max_toi: Real) -> Option<RayHit> {
         Volume::TriMesh(mesh) => ray_trimesh(ray, mesh, max_toi),
         Volume::HeightField(field) => ray_heightfield(ray, field, max_toi),
         Volume::Capsule(capsule) => ray_capsule(ray, capsule, max_toi),
+        Volume::Hull(hull) => ray_hull(ray, hull, max_toi),
+        Volume::Compound(posed) => (0..posed.compound.parts().len())
+            .filter_map(|k| ray_volume(ray, &posed.part(k), max_toi))
+            .reduce(|best, hit| if hit.toi < best.toi { hit } else { best }),
     }
 }
 

@@ -2,7 +2,9 @@
 //! cheaper than the next and rejecting what it can. The counts show what each stage saves.
 
 use crate::contact::Contact;
-use crate::dispatch::{has_surface, volume_contact, volume_contact_within, volume_contacts_within};
+use crate::dispatch::{
+    has_several_manifolds, volume_contact, volume_contact_within, volume_contacts_within,
+};
 use crate::pair::box_box::{FoundAxes, obb_obb_axes_within, obb_obb_manifold_within};
 use arrayvec::ArrayVec;
 use geom::{Aabb, Isometry3, Obb, Real, Shape, Sphere, Volume};
@@ -43,7 +45,11 @@ impl Posed {
                     volume: Volume::Sphere(sphere),
                 }
             }
-            Shape::Capsule { .. } | Shape::TriMesh { .. } | Shape::HeightField { .. } => {
+            Shape::Capsule { .. }
+            | Shape::ConvexHull { .. }
+            | Shape::Compound { .. }
+            | Shape::TriMesh { .. }
+            | Shape::HeightField { .. } => {
                 let volume = shape.world(pose);
                 Self {
                     aabb: volume.aabb(),
@@ -131,7 +137,7 @@ impl StagedFilter {
                     (Volume::Obb(obb_a), Volume::Obb(obb_b)) => {
                         obb_obb_manifold_within(obb_a, obb_b, margin, &axes[box_of[k] as usize])
                     }
-                    (a, b) if has_surface(a, b) => {
+                    (a, b) if has_several_manifolds(a, b) => {
                         self.exact_manifolds(a, b, margin, |contact| found(start + k, contact));
                         continue;
                     }

@@ -312,6 +312,13 @@ impl ConvexHull {
     /// on the hull (within a tolerance relative to its size) are dropped. Errors name what
     /// was wrong: a NaN point, too few or too many, all on a point, a line or a plane.
     pub fn new(points: &[Point3]) -> Result<Self, GeomError> {
+        // Built again from its own vertices, so that a hull read back from its vertices (a
+        // snapshot keeps only those) is this one, half-edge for half-edge.
+        let first = Self::build(points)?;
+        Self::build(&first.vertices)
+    }
+
+    fn build(points: &[Point3]) -> Result<Self, GeomError> {
         validate::points3("points", points, 4)?;
         if points.len() > MAX_HULL_POINTS {
             return Err(GeomError::TooMany {
@@ -399,6 +406,74 @@ impl ConvexHull {
             edges,
             faces,
         })
+    }
+
+    /// The cube of corners `(+-1, +-1, +-1)`: the topology a box is seen through (its
+    /// vertices scaled by the half extents; its faces' normals unchanged).
+    pub fn unit_box() -> &'static Self {
+        static UNIT_BOX: std::sync::OnceLock<ConvexHull> = std::sync::OnceLock::new();
+        UNIT_BOX.get_or_init(|| {
+            let corners: Vec<Point3> = (0..8)
+                .map(|i| {
+                    let s = |bit: usize| if i & bit == 0 { -1.0 } else { 1.0 };
+                    Point3::new(s(1), s(2), s(4))
+                })
+                .collect();
+            Self::new(&corners).expect("a cube is a hull")
+        })
+    }
+
+    /// The triangle of corners `(0, 0, 0)`, `(1, 0, 0)`, `(0, 1, 0)` as a flat polyhedron:
+    /// its front face (0, normal +z) and its back face (1), three edges each way. A triangle
+    /// of a mesh is seen through it, its own corners in place of these.
+    pub fn unit_triangle() -> &'static Self {
+        static UNIT_TRIANGLE: std::sync::OnceLock<ConvexHull> = std::sync::OnceLock::new();
+        UNIT_TRIANGLE.get_or_init(|| {
+            // Front: 0 -> 1 -> 2 (half-edges 0, 1, 2); back: 0 -> 2 -> 1 (3, 4, 5).
+            let edge = |origin, twin, next, face| HalfEdge {
+                origin,
+                twin,
+                next,
+                face,
+            };
+            Self {
+                vertices: vec![
+                    Point3::origin(),
+                    Point3::new(1.0, 0.0, 0.0),
+                    Point3::new(0.0, 1.0, 0.0),
+                ],
+                edges: vec![
+                    edge(0, 5, 1, 0),
+                    edge(1, 4, 2, 0),
+                    edge(2, 3, 0, 0),
+                    edge(0, 2, 4, 1),
+                    edge(2, 1, 5, 1),
+                    edge(1, 0, 3, 1),
+                ],
+                faces: vec![
+                    HullFace {
+                        edge: 0,
+                        normal: Vector3::z(),
+                        offset: 0.0,
+                    },
+                    HullFace {
+                        edge: 3,
+                        normal: -Vector3::z(),
+                        offset: 0.0,
+                    },
+                ],
+            }
+        })
+    }
+
+    /// A digest of the vertices (FNV-1a over their bits): equal hulls have equal digests.
+    pub fn digest(&self) -> u64 {
+        self.vertices
+            .iter()
+            .flat_map(|v| v.coords.iter().map(|x| x.to_bits()))
+            .fold(0xcbf2_9ce4_8422_2325, |h, w| {
+                (h ^ u64::from(w)).wrapping_mul(0x0000_0100_0000_01b3)
+            })
     }
 
     /// The vertices, in the order of the points they came from.
@@ -494,6 +569,28 @@ impl ConvexHull {
     /// Its volume (cubic metres).
     pub fn volume(&self) -> Real {
         self.mass_properties(1.0).mass
+    }
+}
+
+/// A hull saved as its vertices and read back through [`ConvexHull::new`], which checks them
+/// and rebuilds the same hull (for `#[serde(with = ...)]`).
+pub mod as_vertices {
+    use super::ConvexHull;
+    use crate::Point3;
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+    use std::sync::Arc;
+
+    /// Writes the vertices.
+    pub fn serialize<S: Serializer>(hull: &Arc<ConvexHull>, s: S) -> Result<S::Ok, S::Error> {
+        hull.vertices().serialize(s)
+    }
+
+    /// Reads vertices and builds their hull; an error names what was wrong with them.
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Arc<ConvexHull>, D::Error> {
+        let points = Vec::<Point3>::deserialize(d)?;
+        ConvexHull::new(&points)
+            .map(Arc::new)
+            .map_err(|e| serde::de::Error::custom(format!("hull: {e}")))
     }
 }
 
@@ -742,6 +839,30 @@ mod tests {
                 }
             }
             assert!(hull.volume() > 0.0);
+            // Read back from its vertices, it is the same hull.
+            assert_eq!(
+                ConvexHull::new(hull.vertices()).unwrap(),
+                hull,
+                "case {case}"
+            );
         }
+    }
+
+    #[test]
+    fn the_unit_box_and_triangle_are_closed() {
+        for hull in [ConvexHull::unit_box(), ConvexHull::unit_triangle()] {
+            for (e, edge) in hull.half_edges().iter().enumerate() {
+                let twin = hull.half_edges()[usize::from(edge.twin)];
+                assert_eq!(usize::from(twin.twin), e);
+                // The twin runs the other way.
+                let end = hull.half_edges()[usize::from(edge.next)].origin;
+                assert_eq!(twin.origin, end);
+                assert_ne!(twin.face, edge.face);
+            }
+        }
+        assert_eq!(ConvexHull::unit_box().faces().len(), 6);
+        let t = ConvexHull::unit_triangle();
+        let front: Vec<u16> = t.face_vertices(0).collect();
+        assert_eq!(front, vec![0, 1, 2]);
     }
 }

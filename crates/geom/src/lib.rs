@@ -11,6 +11,7 @@
 mod aabb;
 mod bvh;
 mod capsule;
+mod compound;
 pub mod d2;
 mod error;
 mod fit;
@@ -29,13 +30,14 @@ pub use nalgebra as na;
 pub use aabb::Aabb;
 pub use bvh::{Bvh, BvhItem};
 pub use capsule::Capsule;
+pub use compound::{Compound, MAX_PARTS, Part};
 pub use error::GeomError;
 pub use hull::{ConvexHull, HalfEdge, HullFace, MAX_HULL_POINTS, MAX_HULL_VERTICES, WELD_DISTANCE};
 pub use mass::MassProperties;
 pub use mesh::{HeightField, Surface, TriMesh, Triangle};
 pub use obb::Obb;
 pub use ray::Ray;
-pub use shape::{PosedSurface, Shape, Volume};
+pub use shape::{PosedCompound, PosedHull, PosedSurface, Shape, Volume};
 pub use sphere::Sphere;
 
 /// The scalar type of every quantity in minirigid (metres, seconds, radians, kilograms).

@@ -49,6 +49,21 @@ impl MassProperties {
         self.inertia + (Matrix3::identity() * d.norm_squared() - d * d.transpose()) * self.mass
     }
 
+    /// The principal frame of the tensor: a rotation `R` and moments `m` with
+    /// `inertia = R diag(m) R^T` (a symmetric eigendecomposition in f64; `R` right-handed).
+    pub fn principal(&self) -> (crate::UnitQuaternion, Vector3) {
+        let eigen = nalgebra::SymmetricEigen::new(self.inertia.cast::<f64>());
+        let mut axes = eigen.eigenvectors;
+        if axes.determinant() < 0.0 {
+            axes.column_mut(2).neg_mut();
+        }
+        let rotation = nalgebra::Rotation3::from_matrix_unchecked(axes.cast::<Real>());
+        (
+            crate::UnitQuaternion::from_rotation_matrix(&rotation),
+            eigen.eigenvalues.cast::<Real>(),
+        )
+    }
+
     /// Two solids taken as one: the masses add, the centre is the mass-weighted mean, and each
     /// tensor is shifted to the common centre by the parallel-axis theorem before they add.
     pub fn combined(&self, other: &Self) -> Self {
@@ -66,7 +81,9 @@ impl MassProperties {
 
 impl Shape {
     /// The mass properties of the shape as a uniform solid of `density` (kg/m^3), in the shape's
-    /// own frame: the centre of mass at its origin, the tensor diagonal.
+    /// own frame: the centre of mass at its origin and the tensor diagonal, but for a hull
+    /// (its centroid, its full tensor: [`crate::ConvexHull::mass_properties`]) and a compound
+    /// (its parts at their own densities, `density` unused: [`crate::Compound::mass_properties`]).
     ///
     /// Box of half extents `(x, y, z)`: `m = 8 xyz rho`, `I = m/3 diag(y^2 + z^2, x^2 + z^2,
     /// x^2 + y^2)`. Ball of radius `r`: `m = 4/3 pi r^3 rho`, `I = 2/5 m r^2` on each axis.
@@ -96,6 +113,9 @@ impl Shape {
                 let along = 0.5 * m_c * r * r + 0.4 * m_s * r * r;
                 Vector3::new(across, along, across)
             }
+            Self::ConvexHull { hull } => return hull.mass_properties(density),
+            // Its parts carry their own densities.
+            Self::Compound { compound } => return compound.mass_properties(),
             Self::TriMesh { .. } | Self::HeightField { .. } => Vector3::zeros(),
         };
         MassProperties {
@@ -221,5 +241,17 @@ mod tests {
         assert!(rel(capsule.inertia[(0, 0)], across * scale) < 1e-5);
         assert_eq!(capsule.inertia[(0, 0)], capsule.inertia[(2, 2)]);
         assert_eq!(capsule.center, Point3::origin());
+    }
+
+    #[test]
+    fn the_principal_frame_rebuilds_the_tensor() {
+        let props = Shape::cuboid(Vector3::new(1.0, 2.0, 3.0))
+            .unwrap()
+            .mass_properties(1.0)
+            .transformed(&Isometry3::rotation(Vector3::new(0.3, -0.7, 0.2)));
+        let (rotation, moments) = props.principal();
+        let r = rotation.to_rotation_matrix();
+        let rebuilt = r.matrix() * Matrix3::from_diagonal(&moments) * r.matrix().transpose();
+        assert!(close(&rebuilt, &props.inertia, 1e-3), "{rebuilt}");
     }
 }

@@ -2,8 +2,8 @@
 
 use crate::mesh::Surface;
 use crate::{
-    Aabb, Capsule, GeomError, HeightField, Isometry3, Obb, Point3, Real, Sphere, TriMesh, Vector3,
-    validate,
+    Aabb, Capsule, Compound, ConvexHull, GeomError, HeightField, Isometry3, Obb, Part, Point3,
+    Real, Sphere, TriMesh, Vector3, validate,
 };
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
@@ -44,6 +44,20 @@ pub enum Shape {
         /// The radius (metres), positive.
         radius: Real,
     },
+    /// A convex polyhedron ([`ConvexHull`]) in its own frame (its centre of mass need not be
+    /// at the origin), shared by the bodies that use it; saved as its vertices.
+    ConvexHull {
+        /// The hull, checked when it was built.
+        #[serde(with = "crate::hull::as_vertices")]
+        hull: Arc<ConvexHull>,
+    },
+    /// Several solid shapes as one ([`Compound`]): what a body of several colliders is; its
+    /// parts carry their own densities. Saved as its parts.
+    Compound {
+        /// The compound, checked when it was built.
+        #[serde(with = "crate::compound::as_parts")]
+        compound: Arc<Compound>,
+    },
 }
 
 impl Shape {
@@ -67,6 +81,20 @@ impl Shape {
         Ok(Self::Capsule {
             half_height,
             radius,
+        })
+    }
+
+    /// The convex hull of `points` (see [`ConvexHull::new`] for what is checked).
+    pub fn convex_hull(points: &[Point3]) -> Result<Self, GeomError> {
+        Ok(Self::ConvexHull {
+            hull: Arc::new(ConvexHull::new(points)?),
+        })
+    }
+
+    /// The compound of `parts` (see [`Compound::new`] for what is checked).
+    pub fn compound(parts: Vec<Part>) -> Result<Self, GeomError> {
+        Ok(Self::Compound {
+            compound: Arc::new(Compound::new(parts)?),
         })
     }
 
@@ -99,7 +127,10 @@ impl Shape {
                 half_height,
                 radius,
             } => Self::capsule(*half_height, *radius),
-            Self::TriMesh { .. } | Self::HeightField { .. } => Ok(self.clone()),
+            Self::ConvexHull { .. }
+            | Self::Compound { .. }
+            | Self::TriMesh { .. }
+            | Self::HeightField { .. } => Ok(self.clone()),
         }
     }
 
@@ -119,6 +150,8 @@ impl Shape {
                 half_height,
                 radius,
             } => Vector3::new(*radius, half_height + radius, *radius),
+            Self::ConvexHull { hull } => return hull.local_aabb(),
+            Self::Compound { compound } => return compound.local_aabb(),
             Self::TriMesh { mesh } => return mesh.local_aabb(),
             Self::HeightField { field } => return field.local_aabb(),
         };
@@ -135,7 +168,12 @@ impl Shape {
                 half_height,
                 radius,
             } => half_height + radius,
-            Self::TriMesh { .. } | Self::HeightField { .. } => {
+            Self::ConvexHull { hull } => hull
+                .vertices()
+                .iter()
+                .map(|v| v.coords.norm())
+                .fold(0.0, Real::max),
+            Self::Compound { .. } | Self::TriMesh { .. } | Self::HeightField { .. } => {
                 let b = self.local_aabb();
                 b.mins.coords.abs().sup(&b.maxs.coords.abs()).norm()
             }
@@ -158,6 +196,14 @@ impl Shape {
                 let c = Point3::from(pose.translation.vector);
                 Volume::Capsule(Capsule::new(c - half, c + half, *radius))
             }
+            Self::ConvexHull { hull } => Volume::Hull(PosedHull {
+                hull: Arc::clone(hull),
+                pose: *pose,
+            }),
+            Self::Compound { compound } => Volume::Compound(PosedCompound {
+                compound: Arc::clone(compound),
+                pose: *pose,
+            }),
             Self::TriMesh { mesh } => Volume::TriMesh(PosedSurface::new(mesh, pose)),
             Self::HeightField { field } => Volume::HeightField(PosedSurface::new(field, pose)),
         }
@@ -180,6 +226,8 @@ impl Shape {
                 half_height,
                 radius,
             } => std::f32::consts::PI * radius * radius * (2.0 * half_height + 4.0 / 3.0 * radius),
+            Self::ConvexHull { hull } => hull.volume(),
+            Self::Compound { compound } => compound.volume(),
             Self::TriMesh { .. } | Self::HeightField { .. } => 0.0,
         }
     }
@@ -212,6 +260,58 @@ impl<S: Surface> PosedSurface<S> {
     }
 }
 
+/// A convex hull placed in world space: the shared hull and its pose.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PosedHull {
+    /// The hull, in its own frame.
+    pub hull: Arc<ConvexHull>,
+    /// Where its frame is.
+    pub pose: Isometry3,
+}
+
+impl PosedHull {
+    /// Its tightest world box: of its vertices placed.
+    #[inline]
+    pub fn aabb(&self) -> Aabb {
+        let (mut lo, mut hi) = (
+            Vector3::repeat(Real::INFINITY),
+            Vector3::repeat(Real::NEG_INFINITY),
+        );
+        for v in self.hull.vertices() {
+            let w = (self.pose * v).coords;
+            lo = lo.inf(&w);
+            hi = hi.sup(&w);
+        }
+        Aabb::new(Point3::from(lo), Point3::from(hi))
+    }
+}
+
+/// A compound placed in world space: the shared compound and its pose.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PosedCompound {
+    /// The compound, in its own frame.
+    pub compound: Arc<Compound>,
+    /// Where its frame is.
+    pub pose: Isometry3,
+}
+
+impl PosedCompound {
+    /// Part `i` placed in world space.
+    #[inline]
+    pub fn part(&self, i: usize) -> Volume {
+        let part = &self.compound.parts()[i];
+        part.shape.world(&(self.pose * part.offset))
+    }
+
+    /// Its world box: its parts' placed boxes merged.
+    pub fn aabb(&self) -> Aabb {
+        (0..self.compound.parts().len())
+            .map(|i| self.part(i).aabb())
+            .reduce(|a, b| a.merged(&b))
+            .unwrap_or_else(|| self.compound.local_aabb().transformed(&self.pose))
+    }
+}
+
 /// A shape placed in world space: what the narrow phase tests.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Volume {
@@ -225,6 +325,10 @@ pub enum Volume {
     HeightField(PosedSurface<HeightField>),
     /// A capsule.
     Capsule(Capsule),
+    /// A convex hull.
+    Hull(PosedHull),
+    /// A compound of solid shapes.
+    Compound(PosedCompound),
 }
 
 impl Volume {
@@ -237,6 +341,8 @@ impl Volume {
             Self::TriMesh(posed) => posed.aabb(),
             Self::HeightField(posed) => posed.aabb(),
             Self::Capsule(capsule) => capsule.aabb(),
+            Self::Hull(posed) => posed.aabb(),
+            Self::Compound(posed) => posed.aabb(),
         }
     }
 
@@ -249,6 +355,8 @@ impl Volume {
             Self::TriMesh(posed) => posed.aabb().bounding_sphere(),
             Self::HeightField(posed) => posed.aabb().bounding_sphere(),
             Self::Capsule(capsule) => capsule.bounding_sphere(),
+            Self::Hull(posed) => posed.aabb().bounding_sphere(),
+            Self::Compound(posed) => posed.aabb().bounding_sphere(),
         }
     }
 
@@ -260,6 +368,17 @@ impl Volume {
             Self::Obb(obb) => obb.contains_point(point),
             Self::Sphere(sphere) => sphere.contains_point(point),
             Self::Capsule(capsule) => capsule.contains_point(point),
+            Self::Hull(posed) => {
+                let local = posed.pose.inverse_transform_point(point);
+                posed
+                    .hull
+                    .faces()
+                    .iter()
+                    .all(|f| f.normal.dot(&local.coords) <= f.offset)
+            }
+            Self::Compound(posed) => {
+                (0..posed.compound.parts().len()).any(|i| posed.part(i).contains_point(point))
+            }
             Self::TriMesh(_) | Self::HeightField(_) => false,
         }
     }

@@ -113,6 +113,30 @@ pub fn insert_body(
     parent
 }
 
+/// A compound part's shape in rapier (a compound's parts are solids).
+fn part_shape(shape: &Shape) -> rapier3d::prelude::SharedShape {
+    use rapier3d::prelude::SharedShape;
+    match shape {
+        Shape::Cuboid { half_extents: e } => SharedShape::cuboid(e.x, e.y, e.z),
+        Shape::Ball { radius } => SharedShape::ball(*radius),
+        Shape::Capsule {
+            half_height,
+            radius,
+        } => SharedShape::capsule_y(*half_height, *radius),
+        Shape::ConvexHull { hull } => {
+            let points: Vec<_> = hull
+                .vertices()
+                .iter()
+                .map(|v| rapier3d::glamx::Vec3::new(v.x, v.y, v.z))
+                .collect();
+            SharedShape::convex_hull(&points).expect("a hull minirigid accepted")
+        }
+        Shape::Compound { .. } | Shape::TriMesh { .. } | Shape::HeightField { .. } => {
+            unreachable!("a compound's parts are solids (geom::Compound::new)")
+        }
+    }
+}
+
 /// `body`'s collider in rapier: its shape, mass (as a density), friction and restitution; at
 /// the body's pose when `placed` (a collider without a body), else at its parent's origin.
 fn collider_of(body: &world::RigidBody, placed: bool) -> rapier3d::prelude::Collider {
@@ -124,6 +148,30 @@ fn collider_of(body: &world::RigidBody, placed: bool) -> rapier3d::prelude::Coll
             half_height,
             radius,
         } => ColliderBuilder::capsule_y(*half_height, *radius),
+        Shape::ConvexHull { hull } => {
+            let points: Vec<_> = hull
+                .vertices()
+                .iter()
+                .map(|v| rapier3d::glamx::Vec3::new(v.x, v.y, v.z))
+                .collect();
+            ColliderBuilder::convex_hull(&points).expect("a hull minirigid accepted")
+        }
+        Shape::Compound { compound } => {
+            let parts = compound
+                .parts()
+                .iter()
+                .map(|part| {
+                    let t = part.offset.translation.vector;
+                    let q = part.offset.rotation;
+                    let pose = rapier3d::math::Pose::from_parts(
+                        rapier3d::glamx::Vec3::new(t.x, t.y, t.z),
+                        rapier3d::glamx::Quat::from_xyzw(q.i, q.j, q.k, q.w),
+                    );
+                    (pose, part_shape(&part.shape))
+                })
+                .collect();
+            ColliderBuilder::compound(parts)
+        }
         Shape::TriMesh { mesh } => {
             let vertices = mesh
                 .vertices()

@@ -293,6 +293,8 @@ pub fn clearance(world: &World, bodies: &[BodyHandle]) -> (Real, usize) {
         let half = match &body.collider().shape {
             Shape::Cuboid { half_extents } => half_extents.min(),
             Shape::Ball { radius } | Shape::Capsule { radius, .. } => *radius,
+            Shape::ConvexHull { hull } => hull.local_aabb().half_extents().min(),
+            Shape::Compound { compound } => compound.local_aabb().half_extents().min(),
             Shape::TriMesh { .. } | Shape::HeightField { .. } => 0.0,
         };
         lowest = lowest.min(p.y - top - half);

@@ -69,6 +69,14 @@ impl World {
                     h.f32(half_height);
                     h.f32(radius);
                 }
+                Shape::ConvexHull { ref hull } => {
+                    h.u64(5);
+                    h.u64(hull.digest());
+                }
+                Shape::Compound { ref compound } => {
+                    h.u64(6);
+                    h.u64(compound.digest());
+                }
                 Shape::TriMesh { ref mesh } => {
                     h.u64(2);
                     h.u64(mesh.digest());

@@ -3,6 +3,7 @@
 pub mod aabb_aabb;
 pub mod box_box;
 pub mod capsule;
+pub mod hull;
 pub mod sphere_box;
 pub mod sphere_sphere;
 pub(crate) mod surface;

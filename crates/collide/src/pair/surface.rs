@@ -16,10 +16,13 @@
 //! points, as Box3D makes them: a shape in a crease between two differently facing triangles
 //! is held by both.
 
-use super::triangle::{Feature, TriangleContact, box_triangle, capsule_triangle, sphere_triangle};
+use super::hull::Poly;
+use super::triangle::{
+    Feature, TriangleContact, box_triangle, capsule_triangle, hull_triangle, sphere_triangle,
+};
 use crate::contact::{Contact, ContactPoint, FeatureId};
 use arrayvec::ArrayVec;
-use geom::{Capsule, Obb, PosedSurface, Real, Sphere, Surface, Triangle, Vector3};
+use geom::{Capsule, Obb, PosedHull, PosedSurface, Real, Sphere, Surface, Triangle, Vector3};
 
 /// Contacts (and triangles) whose normals agree to this cosine are one group.
 const CLUSTER_COS: Real = 0.996;
@@ -32,6 +35,7 @@ pub(crate) enum Other<'a> {
     Sphere(&'a Sphere),
     Obb(&'a Obb),
     Capsule(&'a Capsule),
+    Hull(&'a PosedHull),
 }
 
 /// One triangle's contact and what the filter needs of its triangle.
@@ -93,6 +97,11 @@ pub(crate) fn surface_contacts_within<S: Surface>(
         Other::Sphere(s) => s.aabb(),
         Other::Obb(b) => b.aabb(),
         Other::Capsule(c) => c.aabb(),
+        Other::Hull(h) => h.aabb(),
+    };
+    let poly = match other {
+        Other::Hull(h) => Some(Poly::of_hull(&h.hull, &h.pose)),
+        Other::Sphere(_) | Other::Obb(_) | Other::Capsule(_) => None,
     };
     let pose = &surface.pose;
     let local = aabb.loosened(margin).transformed(&pose.inverse());
@@ -106,6 +115,9 @@ pub(crate) fn surface_contacts_within<S: Surface>(
             Other::Sphere(s) => sphere_triangle(s, &world, &normal, margin, solid),
             Other::Obb(b) => box_triangle(b, &world, &normal, margin, solid),
             Other::Capsule(c) => capsule_triangle(c, &world, &normal, margin, solid),
+            Other::Hull(_) => poly
+                .as_ref()
+                .and_then(|p| hull_triangle(p, &world, &normal, margin, solid)),
         };
         if let Some(contact) = contact {
             found.push(Found {
@@ -116,7 +128,10 @@ pub(crate) fn surface_contacts_within<S: Surface>(
             });
         }
     });
-    manifolds(&filter(found, !matches!(other, Other::Obb(_))))
+    manifolds(&filter(
+        found,
+        matches!(other, Other::Sphere(_) | Other::Capsule(_)),
+    ))
 }
 
 /// The contacts kept of those found (see the module documentation), in the order kept;
@@ -238,7 +253,7 @@ fn manifolds(kept: &[Found]) -> ArrayVec<Contact, MAX_MANIFOLDS> {
 /// At most four of `points`, chosen to keep the manifold wide and steady: the deepest, the
 /// one farthest from it across the normal, the one making the largest triangle with those,
 /// and the one adding the most area outside that triangle. Ties go to the first.
-fn reduce(points: &[ContactPoint], normal: &Vector3) -> ArrayVec<ContactPoint, 4> {
+pub(crate) fn reduce(points: &[ContactPoint], normal: &Vector3) -> ArrayVec<ContactPoint, 4> {
     let mut out = ArrayVec::new();
     if points.len() <= 4 {
         out.extend(points.iter().copied());

@@ -3,6 +3,7 @@
 //! triangle toward the other shape, and triangles are one-sided: nothing is found for a shape
 //! whose centre lies behind the triangle's plane.
 
+use super::hull::{Chosen, Poly, contact_of, sat};
 use crate::contact::ContactPoint;
 use crate::segment::closest_points_on_segments;
 use arrayvec::ArrayVec;
@@ -289,6 +290,52 @@ pub(crate) fn capsule_triangle(
         points,
         feature,
         distance_sq: best_sq,
+    })
+}
+
+/// A convex polyhedron against triangle `tri` (unit front normal `n`), after the box's rules
+/// ([`box_triangle`]): nothing for a polyhedron whose centre is behind the plane (unless
+/// `solid_below`, where it goes back up through the face); the separating axis test over the
+/// triangle's face, the polyhedron's faces and the crosses of their edges, only axes that do
+/// not point behind the triangle; the triangle's face, a face of the polyhedron, or an edge
+/// of the triangle.
+pub(crate) fn hull_triangle(
+    hull: &Poly<'_>,
+    tri: &[Point3; 3],
+    n: &Vector3,
+    margin: Real,
+    solid_below: bool,
+) -> Option<TriangleContact> {
+    let height = (hull.centre - tri[0]).dot(n);
+    if height < 0.0 && !solid_below {
+        return None;
+    }
+    let triangle = Poly::of_triangle(tri, n);
+    let chosen = if height < 0.0 {
+        let separation = (hull.support(&-n) - tri[0]).dot(n);
+        (Chosen::FaceA(0), separation, None)
+    } else {
+        sat(&triangle, hull, margin, &|l: &Vector3| l.dot(n) >= 0.0)?
+    };
+    let feature = match &chosen.0 {
+        Chosen::FaceA(_) => Feature::Face,
+        Chosen::FaceB(_) => Feature::BoxFace,
+        Chosen::Edge(e) => Feature::Edge(e.edge_a.min(2) as u8),
+    };
+    let contact = contact_of(&triangle, hull, chosen, margin)?;
+    Some(TriangleContact {
+        normal: contact.normal,
+        points: contact
+            .points
+            .iter()
+            .map(|p| ContactPoint {
+                // The polyhedron's id folded into the local id's ten bits.
+                id: crate::FeatureId(local_id(2, (p.id.0 ^ p.id.0 >> 10 ^ p.id.0 >> 20) & 0x3ff)),
+                ..*p
+            })
+            .collect(),
+        feature,
+        distance_sq: 0.0,
     })
 }
 

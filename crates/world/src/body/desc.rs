@@ -7,7 +7,7 @@ use super::validate::{
 use super::{BodyKind, BodyMass, Collider, Material, RigidBody, SleepState, Visual, VisualShape};
 use crate::error::WorldError;
 use geom::validate;
-use geom::{Aabb, Isometry3, Obb, Point3, Real, Shape, Sphere, UnitQuaternion, Vector3};
+use geom::{Aabb, Isometry3, Obb, Part, Point3, Real, Shape, Sphere, UnitQuaternion, Vector3};
 
 /// How [`BodyDesc::from_mesh`] fits a collider to a vertex list.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -49,6 +49,9 @@ pub struct BodyDesc {
     pub visual: Option<Visual>,
     /// The colour used when `visual` is `None`.
     pub color: [Real; 3],
+    /// Colliders added with [`BodyDesc::part`]: when there are any, the body's shape is their
+    /// compound (and `shape` is not used).
+    pub parts: Vec<Part>,
 }
 
 impl Default for BodyDesc {
@@ -67,6 +70,7 @@ impl Default for BodyDesc {
             material: Material::default(),
             visual: None,
             color: [0.7, 0.7, 0.7],
+            parts: Vec::new(),
         }
     }
 }
@@ -188,6 +192,18 @@ impl BodyDesc {
             radius,
         })
     }
+    /// Adds a collider: `shape` (a box, a ball, a capsule or a hull) at `offset` in the body's
+    /// frame, of `density` (kg/m^3). A body with parts is their compound ([`Shape::Compound`]):
+    /// its mass the parts' (unless [`BodyDesc::mass`] sets it), its centre of mass their
+    /// weighted mean. `World::insert` checks them and names the bad one (`parts[2].density`).
+    pub fn part(mut self, shape: Shape, offset: Isometry3, density: Real) -> Self {
+        self.parts.push(Part {
+            shape,
+            offset,
+            density,
+        });
+        self
+    }
     /// Sets the mass (kilograms) of a dynamic body; its inertia scales to match (a uniform solid
     /// of this mass filling the collider).
     pub fn mass(mut self, mass: Real) -> Self {
@@ -227,6 +243,14 @@ impl BodyDesc {
     /// Checks every field once and builds the body; the error names the first bad field as
     /// `desc.<field>`. Rotations are renormalised.
     pub(crate) fn build(&self) -> Result<RigidBody, WorldError> {
+        if !self.parts.is_empty() {
+            let desc = Self {
+                shape: Shape::compound(self.parts.clone())?,
+                parts: Vec::new(),
+                ..self.clone()
+            };
+            return desc.build();
+        }
         let pose = check_pose("desc.pose", &self.pose)?;
         check_linvel("desc.linvel", &self.linvel)?;
         check_angvel("desc.angvel", &self.angvel)?;
@@ -240,6 +264,10 @@ impl BodyDesc {
         )?;
         let mass = match (self.kind, self.mass) {
             (BodyKind::Dynamic, Some(mass)) => mass,
+            // A compound's parts carry their own densities.
+            (BodyKind::Dynamic, None) if matches!(self.shape, Shape::Compound { .. }) => {
+                self.shape.mass_properties(1.0).mass
+            }
             (BodyKind::Dynamic, None) => {
                 let density = validate::positive("desc.density", self.density)?;
                 let mass = density * self.shape.volume();

@@ -147,7 +147,10 @@ pub(crate) fn check_collider(prefix: &str, collider: &Collider) -> Result<Collid
             check_size(&format!("{prefix}.shape.half_height"), half_height)?;
             check_size(&format!("{prefix}.shape.radius"), radius)?;
         }
-        Shape::TriMesh { .. } | Shape::HeightField { .. } => {
+        Shape::ConvexHull { .. }
+        | Shape::Compound { .. }
+        | Shape::TriMesh { .. }
+        | Shape::HeightField { .. } => {
             // Checked when built; its extent must be within the limits like a box's.
             let local = collider.shape.local_aabb();
             for corner in [local.mins, local.maxs] {

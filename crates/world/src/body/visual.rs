@@ -55,7 +55,10 @@ impl Visual {
                 half_height,
                 radius,
             },
-            Shape::TriMesh { .. } | Shape::HeightField { .. } => VisualShape::Collider,
+            Shape::ConvexHull { .. }
+            | Shape::Compound { .. }
+            | Shape::TriMesh { .. }
+            | Shape::HeightField { .. } => VisualShape::Collider,
         };
         Self {
             shape,

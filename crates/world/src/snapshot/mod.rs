@@ -109,7 +109,11 @@ impl Snapshot {
                 Shape::HeightField { field } => {
                     table.heightfield_index(field);
                 }
-                Shape::Cuboid { .. } | Shape::Ball { .. } | Shape::Capsule { .. } => {}
+                Shape::Cuboid { .. }
+                | Shape::Ball { .. }
+                | Shape::Capsule { .. }
+                | Shape::ConvexHull { .. }
+                | Shape::Compound { .. } => {}
             }
         }
         table

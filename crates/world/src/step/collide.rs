@@ -18,7 +18,7 @@ use crate::joint::JointHandle;
 use arrayvec::ArrayVec;
 use collide::broad::RowSweep;
 use collide::staged::{Posed, StageCounts, StagedFilter};
-use collide::{Contact, has_surface};
+use collide::{Contact, has_several_manifolds};
 use geom::{Aabb, Isometry3, Real, Vector3};
 use slotmap::SlotMap;
 
@@ -772,9 +772,9 @@ impl Collision {
             };
             let (a, b) = (self.handles[i], self.handles[j]);
             let found_so_far = contacts.len();
-            if has_surface(&self.posed[i].volume, &self.posed[j].volume) {
-                // Against a surface: every manifold, computed each step (never kept: a pair
-                // may have several, and the kept list holds one a pair).
+            if has_several_manifolds(&self.posed[i].volume, &self.posed[j].volume) {
+                // Against a surface or a compound: every manifold, computed each step (never
+                // kept: a pair may have several, and the kept list holds one a pair).
                 filter.contacts_of(&self.posed[i], &self.posed[j], margin, |contact| {
                     if !self.through_seam(i, j, &contact) {
                         contacts.push(ContactPair { a, b, contact });

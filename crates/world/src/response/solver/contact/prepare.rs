@@ -43,13 +43,28 @@ impl Surface {
         Self {
             center: body.center_of_mass(),
             material: body.material,
-            ball_radius: match body.collider.shape {
-                geom::Shape::Ball { radius } | geom::Shape::Capsule { radius, .. } => radius,
-                geom::Shape::Cuboid { .. }
-                | geom::Shape::TriMesh { .. }
-                | geom::Shape::HeightField { .. } => 0.0,
-            },
+            ball_radius: rolling_radius(&body.collider.shape),
         }
+    }
+}
+
+/// The radius of what rolls: a ball's or a capsule's, a compound's largest when all its parts
+/// roll (a dumbbell), else 0.
+fn rolling_radius(shape: &geom::Shape) -> Real {
+    match shape {
+        geom::Shape::Ball { radius } | geom::Shape::Capsule { radius, .. } => *radius,
+        geom::Shape::Compound { compound } => {
+            let radii = || compound.parts().iter().map(|p| rolling_radius(&p.shape));
+            if radii().all(|r| r > 0.0) {
+                radii().fold(0.0, Real::max)
+            } else {
+                0.0
+            }
+        }
+        geom::Shape::Cuboid { .. }
+        | geom::Shape::ConvexHull { .. }
+        | geom::Shape::TriMesh { .. }
+        | geom::Shape::HeightField { .. } => 0.0,
     }
 }
 

@@ -1,0 +1,700 @@
+//! Convex polyhedra (hulls, and boxes and triangles seen as hulls) against each other, a
+//! ball and a capsule. World space; the normal points from the first shape toward the second.
+//!
+//! Two polyhedra: the separating axis test over each one's face normals and the crosses of
+//! their edges, the edge pairs pruned on the Gauss map to those that make a face of the
+//! Minkowski difference (D. Gregorius, "The Separating Axis Test between Convex Polyhedra",
+//! GDC 2013; Box3D's `hull.c`). A face axis: the other's face most against the reference face
+//! clipped by the reference face's sides, the points up to the margin above it, at most four
+//! kept. An edge axis: the closest points of the two edges. Axes are taken in order (A's
+//! faces, B's faces, edges), a later kind winning only by the box pair's bias, so that a hull
+//! made from a box's corners gives the box pair's contact.
+//!
+//! A ball or a capsule: the distance between the centre or the segment and the polyhedron
+//! (exact: a segment's closest points lie on one of its ends or on one of the polyhedron's
+//! edges), or, where the core is inside, the least-penetrating face (or, for a segment, a
+//! cross of it with an edge).
+
+use super::capsule::with_points;
+use crate::contact::{Contact, ContactPoint, FeatureId};
+use crate::segment::closest_points_on_segments;
+use arrayvec::ArrayVec;
+use geom::{Aabb, Capsule, ConvexHull, Isometry3, Obb, Point3, Real, Sphere, Vector3};
+
+/// A challenger axis must beat the best by this fraction of its separation, plus
+/// [`BIAS_ABSOLUTE`] times the shapes' size (the box pair's bias).
+const BIAS_RELATIVE: Real = 1e-3;
+/// See [`BIAS_RELATIVE`].
+const BIAS_ABSOLUTE: Real = 1e-5;
+/// Edge crosses shorter than this (relative, squared) are parallel edges: skipped.
+const PARALLEL_SQ: Real = 1e-6;
+
+/// A polyhedron placed in world space: its topology, its vertices and face planes in world
+/// space, a point inside it and its size.
+pub(crate) struct Poly<'a> {
+    pub(crate) topology: &'a ConvexHull,
+    pub(crate) vertices: Vec<Point3>,
+    pub(crate) normals: Vec<Vector3>,
+    pub(crate) offsets: Vec<Real>,
+    pub(crate) centre: Point3,
+    pub(crate) size: Real,
+}
+
+impl<'a> Poly<'a> {
+    /// `hull` placed at `pose`.
+    pub(crate) fn of_hull(hull: &'a ConvexHull, pose: &Isometry3) -> Self {
+        let vertices: Vec<Point3> = hull.vertices().iter().map(|v| pose * v).collect();
+        let normals: Vec<Vector3> = hull
+            .faces()
+            .iter()
+            .map(|f| pose.rotation * f.normal)
+            .collect();
+        Self::finish(
+            hull,
+            vertices,
+            normals,
+            0.5 * hull.local_aabb().extents().max(),
+        )
+    }
+
+    /// A box as a polyhedron.
+    pub(crate) fn of_box(obb: &Obb) -> Self {
+        let cube = ConvexHull::unit_box();
+        let size = obb.half_extents.max();
+        let vertices = cube
+            .vertices()
+            .iter()
+            .map(|v| obb.center + obb.rotation * v.coords.component_mul(&obb.half_extents))
+            .collect();
+        let normals = cube
+            .faces()
+            .iter()
+            .map(|f| obb.rotation * f.normal)
+            .collect();
+        Self::finish(cube, vertices, normals, size)
+    }
+
+    /// A triangle as a flat polyhedron (front face 0 along `normal`, back face 1).
+    pub(crate) fn of_triangle(tri: &[Point3; 3], normal: &Vector3) -> Self {
+        let size = 0.5 * Aabb::from_points(tri).map_or(0.0, |b| b.extents().max());
+        Self::finish(
+            ConvexHull::unit_triangle(),
+            tri.to_vec(),
+            vec![*normal, -normal],
+            size,
+        )
+    }
+
+    /// `size`: half the largest extent (a box's largest half extent), for the bias.
+    fn finish(
+        topology: &'a ConvexHull,
+        vertices: Vec<Point3>,
+        normals: Vec<Vector3>,
+        size: Real,
+    ) -> Self {
+        let offsets = (0..normals.len())
+            .map(|f| {
+                let v = topology.half_edges()[usize::from(topology.faces()[f].edge)].origin;
+                normals[f].dot(&vertices[usize::from(v)].coords)
+            })
+            .collect();
+        let centre = Point3::from(
+            vertices.iter().map(|v| v.coords).sum::<Vector3>() / vertices.len() as Real,
+        );
+        Self {
+            topology,
+            vertices,
+            normals,
+            offsets,
+            centre,
+            size,
+        }
+    }
+
+    /// The vertex farthest along `dir` (the first of equals).
+    pub(crate) fn support(&self, dir: &Vector3) -> &Point3 {
+        let mut best = (0, Real::NEG_INFINITY);
+        for (i, v) in self.vertices.iter().enumerate() {
+            let d = v.coords.dot(dir);
+            if d > best.1 {
+                best = (i, d);
+            }
+        }
+        &self.vertices[best.0]
+    }
+
+    /// The signed distance of `p` to face `f`'s plane.
+    fn distance(&self, f: usize, p: &Point3) -> Real {
+        self.normals[f].dot(&p.coords) - self.offsets[f]
+    }
+
+    /// Face `f`'s corners, counter-clockwise from outside, with their half-edges.
+    fn face(&self, f: usize) -> impl Iterator<Item = (u16, &Point3)> + '_ {
+        let edges = self.topology.half_edges();
+        let first = self.topology.faces()[f].edge;
+        let mut at = Some(first);
+        std::iter::from_fn(move || {
+            let e = at?;
+            let edge = edges[usize::from(e)];
+            at = (edge.next != first).then_some(edge.next);
+            Some((e, &self.vertices[usize::from(edge.origin)]))
+        })
+    }
+
+    /// Half-edge `e`'s two ends.
+    fn edge(&self, e: usize) -> (&Point3, &Point3) {
+        let edges = self.topology.half_edges();
+        let next = edges[usize::from(edges[e].next)].origin;
+        (
+            &self.vertices[usize::from(edges[e].origin)],
+            &self.vertices[usize::from(next)],
+        )
+    }
+
+    /// One half-edge of each edge (the one below its twin).
+    fn unique_edges(&self) -> impl Iterator<Item = usize> + '_ {
+        let edges = self.topology.half_edges();
+        (0..edges.len()).filter(move |&e| e < usize::from(edges[e].twin))
+    }
+
+    /// The normals of the two faces at half-edge `e` (its own, its twin's).
+    fn edge_normals(&self, e: usize) -> (Vector3, Vector3) {
+        let edges = self.topology.half_edges();
+        let twin = usize::from(edges[e].twin);
+        (
+            self.normals[usize::from(edges[e].face)],
+            self.normals[usize::from(edges[twin].face)],
+        )
+    }
+}
+
+/// The best face of `a` against `b`: its index and separation.
+fn face_query(a: &Poly<'_>, b: &Poly<'_>, allowed: &impl Fn(&Vector3) -> bool) -> (usize, Real) {
+    let mut best = (usize::MAX, Real::NEG_INFINITY);
+    for f in 0..a.normals.len() {
+        let n = a.normals[f];
+        if !allowed(&n) {
+            continue;
+        }
+        let s = a.distance(f, b.support(&-n));
+        if s > best.1 {
+            best = (f, s);
+        }
+    }
+    best
+}
+
+/// Whether arcs `a b` and `c d` of the Gauss map cross (Gregorius), with `b x a` and `d x c`
+/// the arcs' edge directions.
+fn minkowski_face(a: &Vector3, b: &Vector3, c: &Vector3, d: &Vector3) -> bool {
+    let bxa = b.cross(a);
+    let dxc = d.cross(c);
+    let cba = c.dot(&bxa);
+    let dba = d.dot(&bxa);
+    let adc = a.dot(&dxc);
+    let bdc = b.dot(&dxc);
+    cba * dba < 0.0 && adc * bdc < 0.0 && cba * bdc > 0.0
+}
+
+/// An edge axis: the two half-edges, its unit normal (from a toward b) and separation.
+#[derive(Clone, Copy)]
+pub(crate) struct EdgeAxis {
+    pub(crate) edge_a: usize,
+    edge_b: usize,
+    normal: Vector3,
+    separation: Real,
+}
+
+/// The best edge axis of the pairs that make a face of the Minkowski difference.
+fn edge_query(a: &Poly<'_>, b: &Poly<'_>, allowed: &impl Fn(&Vector3) -> bool) -> Option<EdgeAxis> {
+    let mut best: Option<EdgeAxis> = None;
+    for ea in a.unique_edges() {
+        let (pa, qa) = a.edge(ea);
+        let da = qa - pa;
+        let (na1, na2) = a.edge_normals(ea);
+        for eb in b.unique_edges() {
+            let (pb, qb) = b.edge(eb);
+            let (nb1, nb2) = b.edge_normals(eb);
+            if !minkowski_face(&na1, &na2, &-nb1, &-nb2) {
+                continue;
+            }
+            let db = qb - pb;
+            let l = da.cross(&db);
+            let length_sq = l.norm_squared();
+            if length_sq <= PARALLEL_SQ * da.norm_squared() * db.norm_squared() {
+                continue;
+            }
+            let mut l = l / length_sq.sqrt();
+            if l.dot(&(pa - a.centre)) < 0.0 {
+                l = -l;
+            }
+            if !allowed(&l) {
+                continue;
+            }
+            let separation = l.dot(&(pb - pa));
+            if best.is_none_or(|k| separation > k.separation) {
+                best = Some(EdgeAxis {
+                    edge_a: ea,
+                    edge_b: eb,
+                    normal: l,
+                    separation,
+                });
+            }
+        }
+    }
+    best
+}
+
+/// A vertex of a polygon being clipped and the labels of the two sides that made it.
+#[derive(Clone, Copy)]
+struct Clipped {
+    p: Point3,
+    labels: (u16, u16),
+}
+
+/// `polygon` clipped to `(x - origin) . inward >= 0`; new vertices get `label`.
+fn clip(polygon: &[Clipped], origin: &Point3, inward: &Vector3, label: u16) -> Vec<Clipped> {
+    let mut out = Vec::with_capacity(polygon.len() + 1);
+    for (i, current) in polygon.iter().enumerate() {
+        let next = &polygon[(i + 1) % polygon.len()];
+        let (f, g) = (
+            (current.p - origin).dot(inward),
+            (next.p - origin).dot(inward),
+        );
+        if f >= 0.0 {
+            out.push(*current);
+        }
+        if (f >= 0.0) != (g >= 0.0) {
+            let s = f / (f - g);
+            out.push(Clipped {
+                p: current.p + (next.p - current.p) * s,
+                labels: if f >= 0.0 {
+                    (current.labels.1, label)
+                } else {
+                    (label, current.labels.1)
+                },
+            });
+        }
+    }
+    out
+}
+
+/// The face contact of reference face `f` of `reference` against `incident`: the incident
+/// face (the one most against `f`) clipped by `f`'s sides, the points up to `margin` above
+/// it, reduced to four. Normal along `f`'s (from the reference toward the incident shape).
+fn face_contact(
+    reference: &Poly<'_>,
+    f: usize,
+    incident: &Poly<'_>,
+    margin: Real,
+    reference_is_b: bool,
+) -> Vec<ContactPoint> {
+    let n = reference.normals[f];
+    let g = (0..incident.normals.len())
+        .min_by(|&x, &y| {
+            incident.normals[x]
+                .dot(&n)
+                .total_cmp(&incident.normals[y].dot(&n))
+        })
+        .unwrap_or(0);
+    let mut polygon: Vec<Clipped> = incident
+        .face(g)
+        .map(|(e, p)| Clipped {
+            p: *p,
+            labels: (e, e),
+        })
+        .collect();
+    let sides: Vec<(u16, Point3)> = reference.face(f).map(|(e, p)| (e, *p)).collect();
+    for k in 0..sides.len() {
+        let (e, v0) = (sides[k].0, sides[k].1);
+        let v1 = sides[(k + 1) % sides.len()].1;
+        let inward = n.cross(&(v1 - v0));
+        // Labels of the reference's sides are set apart from the incident's edges.
+        polygon = clip(&polygon, &v0, &inward, 0x8000 | e);
+        if polygon.is_empty() {
+            break;
+        }
+    }
+    polygon
+        .iter()
+        .filter_map(|c| {
+            let s = reference.distance(f, &c.p);
+            (s <= margin).then(|| ContactPoint {
+                position: c.p - n * (0.5 * s),
+                depth: -s,
+                id: FeatureId::hull_face(reference_is_b, f, g, c.labels),
+            })
+        })
+        .collect()
+}
+
+/// The edge contact: one point midway between the closest points of the two edges.
+fn edge_contact(a: &Poly<'_>, b: &Poly<'_>, axis: &EdgeAxis) -> ContactPoint {
+    let (pa, qa) = a.edge(axis.edge_a);
+    let (pb, qb) = b.edge(axis.edge_b);
+    let (on_a, on_b) = closest_points_on_segments(pa, qa, pb, qb);
+    ContactPoint {
+        position: geom::na::center(&on_a, &on_b),
+        depth: -axis.separation,
+        id: FeatureId::hull_edge(axis.edge_a, axis.edge_b),
+    }
+}
+
+/// At most four of a face contact's points (see [`super::surface`]'s reduction).
+fn four(points: Vec<ContactPoint>, normal: &Vector3) -> ArrayVec<ContactPoint, 4> {
+    super::surface::reduce(&points, normal)
+}
+
+/// Which axis the SAT chose.
+pub(crate) enum Chosen {
+    FaceA(usize),
+    FaceB(usize),
+    Edge(EdgeAxis),
+}
+
+/// The SAT between two polyhedra: `None` when an axis separates them by more than `margin`;
+/// else the chosen axis (A's faces, then B's and the edges winning only by the bias) and its
+/// separation. Only axes `allowed` (as normals from a toward b) are looked at.
+pub(crate) fn sat(
+    a: &Poly<'_>,
+    b: &Poly<'_>,
+    margin: Real,
+    allowed: &impl Fn(&Vector3) -> bool,
+) -> Option<(Chosen, Real, Option<EdgeAxis>)> {
+    let (fa, sa) = face_query(a, b, allowed);
+    if sa > margin {
+        return None;
+    }
+    let (fb, sb) = face_query(b, a, &|n: &Vector3| allowed(&-n));
+    if sb > margin {
+        return None;
+    }
+    let edge = edge_query(a, b, allowed);
+    if edge.is_some_and(|e| e.separation > margin) {
+        return None;
+    }
+    let bias = BIAS_ABSOLUTE * (a.size + b.size);
+    let beats =
+        |challenger: Real, best: Real| challenger > best + BIAS_RELATIVE * best.abs() + bias;
+    let mut best = (Chosen::FaceA(fa), sa);
+    // (No face of A allowed: B's best stands alone.)
+    if fa == usize::MAX || (fb != usize::MAX && beats(sb, sa)) {
+        best = (Chosen::FaceB(fb), sb);
+    }
+    if let Some(e) = edge
+        && (best.1 == Real::NEG_INFINITY || beats(e.separation, best.1))
+    {
+        best = (Chosen::Edge(e), e.separation);
+    }
+    (best.1 > Real::NEG_INFINITY).then_some((best.0, best.1, edge))
+}
+
+/// The contact of two polyhedra from the SAT's choice (separation `separation`). A face
+/// contact whose clipping leaves nothing within the margin falls back on the edge axis, or
+/// on the incident shape's deepest vertex.
+pub(crate) fn contact_of(
+    a: &Poly<'_>,
+    b: &Poly<'_>,
+    (chosen, separation, edge): (Chosen, Real, Option<EdgeAxis>),
+    margin: Real,
+) -> Option<Contact> {
+    let (normal, points) = match chosen {
+        Chosen::FaceA(f) => {
+            let n = a.normals[f];
+            (n, face_contact(a, f, b, margin, false))
+        }
+        Chosen::FaceB(f) => {
+            let n = b.normals[f];
+            (-n, face_contact(b, f, a, margin, true))
+        }
+        Chosen::Edge(e) => {
+            let mut points = ArrayVec::new();
+            points.push(edge_contact(a, b, &e));
+            return Some(with_points(e.normal, points));
+        }
+    };
+    if points.is_empty() {
+        let mut single = ArrayVec::new();
+        if let Some(e) = edge.filter(|e| e.separation >= separation - 1e-3 * a.size.max(b.size)) {
+            single.push(edge_contact(a, b, &e));
+            return Some(with_points(e.normal, single));
+        }
+        let (deepest_b, deepest_a) = (b.support(&-normal), a.support(&normal));
+        single.push(ContactPoint {
+            position: geom::na::center(deepest_a, deepest_b),
+            depth: -separation,
+            id: FeatureId::hull_round(0x3fff_ffff),
+        });
+        return Some(with_points(normal, single));
+    }
+    // The depth is the SAT's (the minimum translation), as the box pair reports it; the
+    // deepest clipped point may be shallower when the deepest corner lies beyond the sides.
+    Some(Contact {
+        depth: -separation,
+        ..with_points(normal, four(points, &normal))
+    })
+}
+
+/// The contact of two polyhedra, speculative up to `margin`; the normal from a toward b.
+pub(crate) fn poly_poly_contact_within(
+    a: &Poly<'_>,
+    b: &Poly<'_>,
+    margin: Real,
+) -> Option<Contact> {
+    contact_of(a, b, sat(a, b, margin, &|_| true)?, margin)
+}
+
+/// The contact of two hulls placed at their poses (exact up to the bias: the minimum
+/// translation when they overlap), speculative up to `margin`; the normal from a toward b.
+pub fn hull_hull_contact_within(
+    a: &ConvexHull,
+    pose_a: &Isometry3,
+    b: &ConvexHull,
+    pose_b: &Isometry3,
+    margin: Real,
+) -> Option<Contact> {
+    poly_poly_contact_within(&Poly::of_hull(a, pose_a), &Poly::of_hull(b, pose_b), margin)
+}
+
+/// The closest point of the polyhedron's surface to `p` (outside it): on a face facing `p`,
+/// or on one of that face's edges. The point, its squared distance, and a feature code (a
+/// face `f` as `f`, a half-edge `e` as `0x1000 | e`).
+fn closest_outside(poly: &Poly<'_>, p: &Point3) -> (Point3, Real, u32) {
+    let mut best = (*p, Real::INFINITY, 0);
+    for f in 0..poly.normals.len() {
+        let s = poly.distance(f, p);
+        if s <= 0.0 {
+            continue;
+        }
+        let n = poly.normals[f];
+        let on_plane = p - n * s;
+        let corners: Vec<(u16, Point3)> = poly.face(f).map(|(e, v)| (e, *v)).collect();
+        let mut inside = true;
+        for k in 0..corners.len() {
+            let (e, v0) = corners[k];
+            let v1 = corners[(k + 1) % corners.len()].1;
+            if (on_plane - v0).dot(&n.cross(&(v1 - v0))) < 0.0 {
+                inside = false;
+                let d = v1 - v0;
+                let t = ((p - v0).dot(&d) / d.norm_squared()).clamp(0.0, 1.0);
+                let q = v0 + d * t;
+                let dist_sq = (p - q).norm_squared();
+                if dist_sq < best.1 {
+                    best = (q, dist_sq, 0x1000 | u32::from(e));
+                }
+            }
+        }
+        if inside && s * s < best.1 {
+            best = (on_plane, s * s, f as u32);
+        }
+    }
+    best
+}
+
+/// The face of largest separation from `p` (the way out of a point inside).
+fn shallowest_face(poly: &Poly<'_>, p: &Point3) -> (usize, Real) {
+    (0..poly.normals.len())
+        .map(|f| (f, poly.distance(f, p)))
+        .fold(
+            (0, Real::NEG_INFINITY),
+            |best, x| if x.1 > best.1 { x } else { best },
+        )
+}
+
+/// A polyhedron and a ball, speculative up to `margin`; the normal from the polyhedron toward
+/// the ball.
+pub(crate) fn poly_sphere_contact_within(
+    poly: &Poly<'_>,
+    sphere: &Sphere,
+    margin: Real,
+) -> Option<Contact> {
+    let c = sphere.center;
+    let r = sphere.radius;
+    let (f, s) = shallowest_face(poly, &c);
+    if s > r + margin {
+        return None;
+    }
+    if s <= 0.0 {
+        let n = poly.normals[f];
+        let depth = r - s;
+        return Some(Contact::single(
+            n,
+            depth,
+            c - n * (r - 0.5 * depth),
+            FeatureId::hull_round(0x2000 | f as u32),
+        ));
+    }
+    let (q, dist_sq, code) = closest_outside(poly, &c);
+    if dist_sq > (r + margin) * (r + margin) {
+        return None;
+    }
+    let dist = dist_sq.sqrt();
+    let n = if dist > Real::EPSILON * r {
+        (c - q) / dist
+    } else {
+        poly.normals[f]
+    };
+    let depth = r - dist;
+    Some(Contact::single(
+        n,
+        depth,
+        c - n * (r - 0.5 * depth),
+        FeatureId::hull_round(code),
+    ))
+}
+
+/// A polyhedron and a capsule, speculative up to `margin`; the normal from the polyhedron
+/// toward the capsule. Two points where the capsule lies along a face.
+pub(crate) fn poly_capsule_contact_within(
+    poly: &Poly<'_>,
+    capsule: &Capsule,
+    margin: Real,
+) -> Option<Contact> {
+    let (a, b, r) = (capsule.a, capsule.b, capsule.radius);
+    let d = b - a;
+    // Does the segment enter the polyhedron? (Clipped by every face's plane.)
+    let (mut lo, mut hi) = (0.0 as Real, 1.0 as Real);
+    for f in 0..poly.normals.len() {
+        let (s0, sd) = (poly.distance(f, &a), poly.normals[f].dot(&d));
+        if sd == 0.0 {
+            if s0 > 0.0 {
+                hi = -1.0;
+                break;
+            }
+            continue;
+        }
+        let t = -s0 / sd;
+        if sd > 0.0 {
+            hi = hi.min(t);
+        } else {
+            lo = lo.max(t);
+        }
+        if lo > hi {
+            break;
+        }
+    }
+    // The normal (from the polyhedron toward the segment), the gap between the cores, the
+    // segment's point nearest the polyhedron, and a feature code; the face when the normal
+    // is a face's.
+    let (normal, gap, p, code, face) = if lo <= hi {
+        // Through it: the least-penetrating face, or cross of the segment with an edge.
+        let separation_along = |l: &Vector3| {
+            let segment = a.coords.dot(l).min(b.coords.dot(l));
+            segment - poly.support(l).coords.dot(l)
+        };
+        let mut best = (Vector3::zeros(), Real::NEG_INFINITY, usize::MAX);
+        for (f, n) in poly.normals.iter().enumerate() {
+            let s = separation_along(n);
+            if s > best.1 {
+                best = (*n, s, f);
+            }
+        }
+        for e in poly.unique_edges() {
+            let (p0, p1) = poly.edge(e);
+            let l = (p1 - p0).cross(&d);
+            let Some(l) = l.try_normalize(1e-6 * (p1 - p0).norm() * d.norm()) else {
+                continue;
+            };
+            for l in [l, -l] {
+                let s = separation_along(&l);
+                if s > best.1 + BIAS_ABSOLUTE * poly.size {
+                    best = (l, s, usize::MAX);
+                }
+            }
+        }
+        let p = if a.coords.dot(&best.0) <= b.coords.dot(&best.0) {
+            a
+        } else {
+            b
+        };
+        let face = (best.2 != usize::MAX).then_some(best.2);
+        (best.0, best.1, p, 0x4000 | best.2.min(0xfff) as u32, face)
+    } else {
+        // Apart: the closest points lie on an end of the segment or on an edge.
+        let mut best = (a, Point3::origin(), Real::INFINITY, 0u32);
+        for end in [a, b] {
+            let (f, s) = shallowest_face(poly, &end);
+            let (q, dist_sq, code) = if s <= 0.0 {
+                (end - poly.normals[f] * s, 0.0, f as u32)
+            } else {
+                closest_outside(poly, &end)
+            };
+            if dist_sq < best.2 {
+                best = (end, q, dist_sq, code);
+            }
+        }
+        for e in poly.unique_edges() {
+            let (p0, p1) = poly.edge(e);
+            let (on_segment, on_edge) = closest_points_on_segments(&a, &b, p0, p1);
+            let dist_sq = (on_segment - on_edge).norm_squared();
+            if dist_sq < best.2 {
+                best = (on_segment, on_edge, dist_sq, 0x1000 | e as u32);
+            }
+        }
+        let (p, q, dist_sq, code) = best;
+        if dist_sq > (r + margin) * (r + margin) {
+            return None;
+        }
+        let gap = dist_sq.sqrt();
+        let face = (code < 0x1000).then_some(code as usize);
+        let normal = match face {
+            Some(f) => poly.normals[f],
+            None => (p - q).try_normalize(0.0).unwrap_or(poly.normals[0]),
+        };
+        (normal, gap, p, code, face)
+    };
+    if gap > r + margin {
+        return None;
+    }
+    // Along a face: the segment clipped by the face's sides, both ends held when the deeper
+    // is as deep as the exact contact.
+    if let Some(f) = face {
+        let corners: Vec<(u16, Point3)> = poly.face(f).map(|(e, v)| (e, *v)).collect();
+        let (mut t0, mut t1) = ((0.0 as Real, 0x7fffu32), (1.0 as Real, 0x7ffeu32));
+        for k in 0..corners.len() {
+            let (e, v0) = corners[k];
+            let v1 = corners[(k + 1) % corners.len()].1;
+            let outward = (v1 - v0).cross(&normal);
+            let (f0, fd) = ((a - v0).dot(&outward), d.dot(&outward));
+            if fd == 0.0 {
+                if f0 > 0.0 {
+                    t1.0 = -1.0;
+                }
+                continue;
+            }
+            let t = -f0 / fd;
+            if fd > 0.0 && t < t1.0 {
+                t1 = (t, u32::from(e));
+            } else if fd < 0.0 && t > t0.0 {
+                t0 = (t, u32::from(e));
+            }
+        }
+        if t1.0 - t0.0 > 1e-4 {
+            let exact = r - gap;
+            let mut points = ArrayVec::new();
+            for (t, label) in [t0, t1] {
+                let q = a + d * t;
+                let depth = r - poly.distance(f, &q);
+                if depth >= -margin {
+                    points.push(ContactPoint {
+                        position: q - normal * (r - 0.5 * depth),
+                        depth,
+                        id: FeatureId::hull_round(0x8000 | (f as u32) << 16 | label),
+                    });
+                }
+            }
+            if points.len() == 2
+                && points[0].depth.max(points[1].depth) >= exact - 1e-5 * (1.0 + exact.abs())
+            {
+                return Some(with_points(normal, points));
+            }
+        }
+    }
+    let depth = r - gap;
+    Some(Contact::single(
+        normal,
+        depth,
+        p - normal * (r - 0.5 * depth),
+        FeatureId::hull_round(code),
+    ))
+}

@@ -1,0 +1,260 @@
+//! Compounds: several solid shapes placed in one frame, each with its own density, taken as
+//! one rigid shape (a table of five boxes, a dumbbell of two balls and a capsule). What a body
+//! of several colliders collides as: its mass properties are the parts' summed (parallel
+//! axis), its box theirs merged, and the narrow phase meets each part.
+
+use crate::{Aabb, GeomError, Isometry3, MassProperties, Real, Shape, validate};
+use serde::{Deserialize, Serialize};
+
+/// The most parts a compound has.
+pub const MAX_PARTS: usize = 256;
+
+/// One part of a compound: a solid shape (a box, a ball, a capsule or a hull) at `offset` in
+/// the compound's frame, of `density` (kg/m^3).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Part {
+    /// The shape, in the part's frame.
+    pub shape: Shape,
+    /// The part's frame in the compound's.
+    pub offset: Isometry3,
+    /// Kilograms per cubic metre, positive.
+    pub density: Real,
+}
+
+impl Part {
+    /// A part of `shape` at `offset`, of density 1 kg/m^3 (a body's default).
+    pub fn new(shape: Shape, offset: Isometry3) -> Self {
+        Self {
+            shape,
+            offset,
+            density: 1.0,
+        }
+    }
+
+    /// The same part of `density`.
+    pub fn with_density(mut self, density: Real) -> Self {
+        self.density = density;
+        self
+    }
+}
+
+/// Solid shapes as one, in the compound's frame. Built checked ([`Compound::new`]); shared
+/// through an `Arc` by the bodies that use it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Compound {
+    parts: Vec<Part>,
+    aabb: Aabb,
+    mass: MassProperties,
+}
+
+impl Compound {
+    /// The compound of `parts`: at least one and at most [`MAX_PARTS`], each a box, a ball, a
+    /// capsule or a hull (checked as [`Shape::validate`] checks it) at a finite offset, of a
+    /// finite positive density. Errors name the part and the field.
+    pub fn new(parts: Vec<Part>) -> Result<Self, GeomError> {
+        if parts.is_empty() {
+            return Err(GeomError::TooFew {
+                field: "parts".into(),
+                needed: 1,
+                got: 0,
+            });
+        }
+        if parts.len() > MAX_PARTS {
+            return Err(GeomError::TooMany {
+                field: "parts".into(),
+                most: MAX_PARTS,
+                got: parts.len(),
+            });
+        }
+        let mut checked = Vec::with_capacity(parts.len());
+        for (i, part) in parts.into_iter().enumerate() {
+            let shape = match part.shape {
+                Shape::Cuboid { .. }
+                | Shape::Ball { .. }
+                | Shape::Capsule { .. }
+                | Shape::ConvexHull { .. } => part.shape.validate().map_err(|e| prefixed(i, e))?,
+                Shape::TriMesh { .. } | Shape::HeightField { .. } | Shape::Compound { .. } => {
+                    return Err(GeomError::Degenerate {
+                        field: format!("parts[{i}].shape"),
+                        why: "a compound's parts are boxes, balls, capsules or hulls",
+                    });
+                }
+            };
+            let offset = validate::isometry(&format!("parts[{i}].offset"), &part.offset)?;
+            let density = validate::positive(&format!("parts[{i}].density"), part.density)?;
+            checked.push(Part {
+                shape,
+                offset,
+                density,
+            });
+        }
+        let aabb = checked
+            .iter()
+            .map(|p| p.shape.aabb(&p.offset))
+            .reduce(|a, b| a.merged(&b))
+            .expect("at least one part");
+        let mass = checked
+            .iter()
+            .map(|p| p.shape.mass_properties(p.density).transformed(&p.offset))
+            .reduce(|a, b| a.combined(&b))
+            .expect("at least one part");
+        Ok(Self {
+            parts: checked,
+            aabb,
+            mass,
+        })
+    }
+
+    /// The parts, in the order given.
+    pub fn parts(&self) -> &[Part] {
+        &self.parts
+    }
+
+    /// Its box in its own frame: the parts' boxes merged.
+    pub fn local_aabb(&self) -> Aabb {
+        self.aabb
+    }
+
+    /// The parts' mass properties summed, at their own densities: the mass their sum, the
+    /// centre of mass their weighted mean, the tensors moved there (parallel axis) and added.
+    pub fn mass_properties(&self) -> MassProperties {
+        self.mass
+    }
+
+    /// The parts' volumes summed (cubic metres; overlaps counted twice).
+    pub fn volume(&self) -> Real {
+        self.parts.iter().map(|p| p.shape.volume()).sum()
+    }
+
+    /// A digest of its numbers (FNV-1a over their bits, with each hull's digest).
+    pub fn digest(&self) -> u64 {
+        let mut words: Vec<u32> = Vec::new();
+        for part in &self.parts {
+            match &part.shape {
+                Shape::Cuboid { half_extents } => {
+                    words.push(0);
+                    words.extend(half_extents.iter().map(|x| x.to_bits()));
+                }
+                Shape::Ball { radius } => words.extend([1, radius.to_bits()]),
+                Shape::Capsule {
+                    half_height,
+                    radius,
+                } => words.extend([4, half_height.to_bits(), radius.to_bits()]),
+                Shape::ConvexHull { hull } => {
+                    let d = hull.digest();
+                    words.extend([5, d as u32, (d >> 32) as u32]);
+                }
+                Shape::TriMesh { .. } | Shape::HeightField { .. } | Shape::Compound { .. } => {}
+            }
+            words.extend(part.offset.translation.vector.iter().map(|x| x.to_bits()));
+            words.extend(part.offset.rotation.coords.iter().map(|x| x.to_bits()));
+            words.push(part.density.to_bits());
+        }
+        words.into_iter().fold(0xcbf2_9ce4_8422_2325, |h, w| {
+            (h ^ u64::from(w)).wrapping_mul(0x0000_0100_0000_01b3)
+        })
+    }
+}
+
+/// `e` with its field named inside part `i`.
+fn prefixed(i: usize, e: GeomError) -> GeomError {
+    let name = |field: String| format!("parts[{i}].shape.{field}");
+    match e {
+        GeomError::NonFinite { field, value } => GeomError::NonFinite {
+            field: name(field),
+            value,
+        },
+        GeomError::NonPositive { field, value } => GeomError::NonPositive {
+            field: name(field),
+            value,
+        },
+        other => other,
+    }
+}
+
+/// A compound saved as its parts and read back through [`Compound::new`], which checks them
+/// (for `#[serde(with = ...)]`).
+pub mod as_parts {
+    use super::{Compound, Part};
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+    use std::sync::Arc;
+
+    /// Writes the parts.
+    pub fn serialize<S: Serializer>(compound: &Arc<Compound>, s: S) -> Result<S::Ok, S::Error> {
+        compound.parts().serialize(s)
+    }
+
+    /// Reads parts and builds their compound; an error names what was wrong with them.
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Arc<Compound>, D::Error> {
+        let parts = Vec::<Part>::deserialize(d)?;
+        Compound::new(parts)
+            .map(Arc::new)
+            .map_err(|e| serde::de::Error::custom(format!("compound: {e}")))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Matrix3, Point3, Vector3};
+
+    #[test]
+    fn a_table_of_five_boxes_sums_its_parts() {
+        // A top (1 x 0.05 x 0.6 half extents) on four legs (0.05 x 0.4 x 0.05), oak.
+        let top = Part::new(
+            Shape::cuboid(Vector3::new(1.0, 0.05, 0.6)).unwrap(),
+            Isometry3::translation(0.0, 0.85, 0.0),
+        );
+        let mut parts = vec![top.with_density(700.0)];
+        for (x, z) in [(-0.9, -0.5), (0.9, -0.5), (-0.9, 0.5), (0.9, 0.5)] {
+            parts.push(
+                Part::new(
+                    Shape::cuboid(Vector3::new(0.05, 0.4, 0.05)).unwrap(),
+                    Isometry3::translation(x, 0.4, z),
+                )
+                .with_density(700.0),
+            );
+        }
+        let table = Compound::new(parts).unwrap();
+        let props = table.mass_properties();
+        let (top_mass, leg_mass) = (700.0 * 8.0 * 0.05 * 0.6, 700.0 * 8.0 * 0.05 * 0.4 * 0.05);
+        assert!((props.mass - (top_mass + 4.0 * leg_mass)).abs() < 1e-3);
+        let y = (top_mass * 0.85 + 4.0 * leg_mass * 0.4) / (top_mass + 4.0 * leg_mass);
+        assert!((props.center - Point3::new(0.0, y, 0.0)).norm() < 1e-5);
+        // Symmetric: the tensor is diagonal.
+        let off = props.inertia - Matrix3::from_diagonal(&props.inertia.diagonal());
+        assert!(off.abs().max() < 1e-4 * props.inertia.max());
+        let b = table.local_aabb();
+        assert!(
+            (b.mins - Point3::new(-1.0, 0.0, -0.6)).norm() < 1e-6,
+            "{b:?}"
+        );
+        assert!((b.maxs - Point3::new(1.0, 0.9, 0.6)).norm() < 1e-6, "{b:?}");
+    }
+
+    #[test]
+    fn bad_parts_are_refused_by_name() {
+        let e = Compound::new(vec![]).unwrap_err().to_string();
+        assert!(e.contains("parts needs at least 1"), "{e}");
+        let ball = |r| Part::new(Shape::Ball { radius: r }, Isometry3::identity());
+        let e = Compound::new(vec![ball(1.0), ball(-1.0)])
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("parts[1].shape.radius"), "{e}");
+        let e = Compound::new(vec![ball(1.0).with_density(0.0)])
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("parts[0].density"), "{e}");
+        let mut far = ball(1.0);
+        far.offset.translation.vector.x = Real::NAN;
+        let e = Compound::new(vec![far]).unwrap_err().to_string();
+        assert!(e.contains("parts[0].offset"), "{e}");
+        let nested = Shape::Compound {
+            compound: std::sync::Arc::new(Compound::new(vec![ball(1.0)]).unwrap()),
+        };
+        let e = Compound::new(vec![Part::new(nested, Isometry3::identity())])
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("parts[0].shape"), "{e}");
+    }
+}
