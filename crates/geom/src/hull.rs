@@ -52,6 +52,8 @@ pub struct ConvexHull {
     vertices: Vec<Point3>,
     edges: Vec<HalfEdge>,
     faces: Vec<HullFace>,
+    /// The vertices' box, kept: the narrow phase asks for it every pair.
+    aabb: Aabb,
 }
 
 /// A triangle being built: corners, plane, the points outside it.
@@ -401,10 +403,13 @@ impl ConvexHull {
         if vertices.len() + faces.len() != edges.len() / 2 + 2 {
             return Err(degenerate("their hull is not a closed polyhedron"));
         }
+        let aabb =
+            Aabb::from_points(&vertices).unwrap_or(Aabb::new(Point3::origin(), Point3::origin()));
         Ok(Self {
             vertices,
             edges,
             faces,
+            aabb,
         })
     }
 
@@ -462,6 +467,7 @@ impl ConvexHull {
                         offset: 0.0,
                     },
                 ],
+                aabb: Aabb::new(Point3::origin(), Point3::new(1.0, 1.0, 0.0)),
             }
         })
     }
@@ -518,8 +524,7 @@ impl ConvexHull {
 
     /// Its bounding box in its own frame.
     pub fn local_aabb(&self) -> Aabb {
-        Aabb::from_points(&self.vertices)
-            .unwrap_or_else(|| Aabb::new(Point3::origin(), Point3::origin()))
+        self.aabb
     }
 
     /// The hull as a uniform solid of `density`, in its own frame: the centre of mass where

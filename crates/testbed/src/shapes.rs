@@ -1,8 +1,8 @@
 //! Scenes of the shapes beyond boxes and balls: a bin of capsules, boxes and balls poured in
-//! (the shapes example, its render test).
+//! (the shapes example, its render test), and Box3D's convex pile.
 
 use crate::SplitMix;
-use geom::{Real, UnitQuaternion, Vector3};
+use geom::{Point3, Real, Shape, UnitQuaternion, Vector3};
 use world::{BodyDesc, BodyHandle, BodyKind, World, WorldConfig};
 
 /// An open bin (floor 8 x 8 m, walls 2 m high) and `count` bodies poured over it in layers:
@@ -72,4 +72,71 @@ pub fn bin_reading(world: &World, bodies: &[BodyHandle]) -> (usize, Real, usize)
         lost += usize::from(p.x.abs() > 4.0 || p.z.abs() > 4.0 || p.y < 0.0);
     }
     (asleep, fastest, lost)
+}
+
+/// PEEL's `BasicRandom` (Box3D's convex pile keeps it verbatim so that the hull is the same).
+struct PeelRandom(u32);
+
+impl PeelRandom {
+    fn next(&mut self) -> u32 {
+        self.0 = self.0.wrapping_mul(2_147_001_325).wrapping_add(715_136_305);
+        self.0
+    }
+
+    /// In `[-0.5, 0.5]`.
+    fn float(&mut self) -> Real {
+        (self.next() & 0xffff) as Real / 65535.0 - 0.5
+    }
+
+    /// A direction: a point in the ball of radius 0.5 (rejection), normalised.
+    fn direction(&mut self) -> Vector3 {
+        loop {
+            let p = Vector3::new(self.float(), self.float(), self.float());
+            if p.norm_squared() <= 0.25 {
+                return p.normalize();
+            }
+        }
+    }
+}
+
+/// Box3D's convex pile (`shared/benchmarks.c`, `CreateConvexPile`, from PEEL): a ground of half
+/// extents (250, 1, 250) at `y = -1`; `layers` layers (Box3D: 80) of 8 x 8 copies of one hull,
+/// the hull of 32 points on a sphere of radius 2 (PEEL's generator, seed 42), 4 m apart, the
+/// layers 4 m apart from `y = 2`. Returns the world and the hulls.
+pub fn convex_pile(layers: usize) -> (World, Vec<BodyHandle>) {
+    let mut world = World::new(WorldConfig::default());
+    world
+        .insert(
+            BodyDesc::fixed()
+                .cuboid(Vector3::new(250.0, 1.0, 250.0))
+                .position(Vector3::new(0.0, -1.0, 0.0))
+                .color([0.45, 0.45, 0.5]),
+        )
+        .expect("a valid ground");
+    let (count, amplitude) = (8, 2.0);
+    let mut rng = PeelRandom(42);
+    let points: Vec<Point3> = (0..32)
+        .map(|_| Point3::from(rng.direction() * amplitude))
+        .collect();
+    let hull = Shape::convex_hull(&points).expect("the pile's hull");
+    let scatter = 2.0 * amplitude;
+    let mut hulls = Vec::with_capacity(layers * count * count);
+    for layer in 0..layers {
+        for z in 0..count {
+            for x in 0..count {
+                let at = Vector3::new(
+                    (x as Real - 0.5 * count as Real) * scatter,
+                    amplitude + 2.0 * amplitude * layer as Real,
+                    (z as Real - 0.5 * count as Real) * scatter,
+                );
+                let desc = BodyDesc::dynamic()
+                    .shape(hull.clone())
+                    .position(at)
+                    .density(1000.0)
+                    .color([0.6, 0.5, 0.4]);
+                hulls.push(world.insert(desc).expect("a hull of the pile"));
+            }
+        }
+    }
+    (world, hulls)
 }

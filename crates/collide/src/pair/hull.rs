@@ -184,18 +184,6 @@ fn face_query(a: &Poly<'_>, b: &Poly<'_>, allowed: &impl Fn(&Vector3) -> bool) -
     best
 }
 
-/// Whether arcs `a b` and `c d` of the Gauss map cross (Gregorius), with `b x a` and `d x c`
-/// the arcs' edge directions.
-fn minkowski_face(a: &Vector3, b: &Vector3, c: &Vector3, d: &Vector3) -> bool {
-    let bxa = b.cross(a);
-    let dxc = d.cross(c);
-    let cba = c.dot(&bxa);
-    let dba = d.dot(&bxa);
-    let adc = a.dot(&dxc);
-    let bdc = b.dot(&dxc);
-    cba * dba < 0.0 && adc * bdc < 0.0 && cba * bdc > 0.0
-}
-
 /// An edge axis: the two half-edges, its unit normal (from a toward b) and separation.
 #[derive(Clone, Copy)]
 pub(crate) struct EdgeAxis {
@@ -205,37 +193,148 @@ pub(crate) struct EdgeAxis {
     separation: Real,
 }
 
-/// The best edge axis of the pairs that make a face of the Minkowski difference.
-fn edge_query(a: &Poly<'_>, b: &Poly<'_>, allowed: &impl Fn(&Vector3) -> bool) -> Option<EdgeAxis> {
-    let mut best: Option<EdgeAxis> = None;
-    for ea in a.unique_edges() {
-        let (pa, qa) = a.edge(ea);
-        let da = qa - pa;
-        let (na1, na2) = a.edge_normals(ea);
-        for eb in b.unique_edges() {
-            let (pb, qb) = b.edge(eb);
-            let (nb1, nb2) = b.edge_normals(eb);
-            if !minkowski_face(&na1, &na2, &-nb1, &-nb2) {
-                continue;
+/// An edge for the edge query: its half-edge, a point on it, its direction, and the normals
+/// of the faces on either side (its own `u`, its twin's `v`).
+#[derive(Clone, Copy)]
+struct EdgeData {
+    index: usize,
+    p: Point3,
+    d: Vector3,
+    u: Vector3,
+    v: Vector3,
+}
+
+impl Poly<'_> {
+    /// Each edge once, for the edge query.
+    fn edge_data(&self) -> Vec<EdgeData> {
+        let mut out = Vec::with_capacity(self.topology.half_edges().len() / 2);
+        out.extend(self.unique_edges().map(|e| {
+            let (p, q) = self.edge(e);
+            let (u, v) = self.edge_normals(e);
+            EdgeData {
+                index: e,
+                p: *p,
+                d: q - p,
+                u,
+                v,
             }
-            let db = qb - pb;
-            let l = da.cross(&db);
+        }));
+        out
+    }
+
+    /// Whether it is flat (a triangle): its two faces' normals are opposite, so its edges'
+    /// arcs on the Gauss map are half circles, which the Minkowski-face test cannot tell apart.
+    fn is_flat(&self) -> bool {
+        std::ptr::eq(self.topology, ConvexHull::unit_triangle())
+    }
+
+    /// The interval of its vertices along `l`.
+    fn interval(&self, l: &Vector3) -> (Real, Real) {
+        self.vertices
+            .iter()
+            .map(|v| v.coords.dot(l))
+            .fold((Real::INFINITY, Real::NEG_INFINITY), |(lo, hi), x| {
+                (lo.min(x), hi.max(x))
+            })
+    }
+}
+
+/// The edges of a polyhedron as columns (each component its own array), so that the edge
+/// query's inner loop runs over contiguous numbers the compiler can put in SIMD lanes.
+#[derive(Default)]
+struct EdgeColumns {
+    index: Vec<usize>,
+    p: [Vec<Real>; 3],
+    d: [Vec<Real>; 3],
+    u: [Vec<Real>; 3],
+    v: [Vec<Real>; 3],
+}
+
+impl EdgeColumns {
+    fn of(edges: &[EdgeData]) -> Self {
+        let n = edges.len();
+        let column = || [0; 3].map(|_| Vec::with_capacity(n));
+        let mut c = Self {
+            index: Vec::with_capacity(n),
+            p: column(),
+            d: column(),
+            u: column(),
+            v: column(),
+        };
+        for e in edges {
+            c.index.push(e.index);
+            for k in 0..3 {
+                c.p[k].push(e.p[k]);
+                c.d[k].push(e.d[k]);
+                c.u[k].push(e.u[k]);
+                c.v[k].push(e.v[k]);
+            }
+        }
+        c
+    }
+
+    fn point(&self, k: usize) -> Point3 {
+        Point3::new(self.p[0][k], self.p[1][k], self.p[2][k])
+    }
+
+    fn direction(&self, k: usize) -> Vector3 {
+        Vector3::new(self.d[0][k], self.d[1][k], self.d[2][k])
+    }
+}
+
+/// The best edge axis. Between two solids, only the edge pairs that make a face of the
+/// Minkowski difference (Gregorius): their arcs on the Gauss map cross, tested with the edges'
+/// directions, which lie along the crosses of their faces' normals (Box3D's form, four dot
+/// products, computed for all of `b`'s edges at once), and the separation is then the distance
+/// between the two edges' lines along the axis. With a flat polyhedron (a triangle) every
+/// pair, the separation measured between the projections.
+fn edge_query(a: &Poly<'_>, b: &Poly<'_>, allowed: &impl Fn(&Vector3) -> bool) -> Option<EdgeAxis> {
+    let edges_a = a.edge_data();
+    let columns = EdgeColumns::of(&b.edge_data());
+    let nb = columns.index.len();
+    let flat = a.is_flat() || b.is_flat();
+    let mut crosses = vec![false; nb];
+    let mut best: Option<EdgeAxis> = None;
+    for ea in &edges_a {
+        if flat {
+            crosses.fill(true);
+        } else {
+            let (d, u, v) = (&columns.d, &columns.u, &columns.v);
+            for k in 0..nb {
+                let cba = u[0][k] * ea.d.x + u[1][k] * ea.d.y + u[2][k] * ea.d.z;
+                let dba = v[0][k] * ea.d.x + v[1][k] * ea.d.y + v[2][k] * ea.d.z;
+                let adc = ea.u.x * d[0][k] + ea.u.y * d[1][k] + ea.u.z * d[2][k];
+                let bdc = ea.v.x * d[0][k] + ea.v.y * d[1][k] + ea.v.z * d[2][k];
+                crosses[k] = (cba * dba < 0.0) & (adc * bdc < 0.0) & (cba * bdc < 0.0);
+            }
+        }
+        for k in (0..nb).filter(|&k| crosses[k]) {
+            let db = columns.direction(k);
+            let l = ea.d.cross(&db);
             let length_sq = l.norm_squared();
-            if length_sq <= PARALLEL_SQ * da.norm_squared() * db.norm_squared() {
+            if length_sq <= PARALLEL_SQ * ea.d.norm_squared() * db.norm_squared() {
                 continue;
             }
             let mut l = l / length_sq.sqrt();
-            if l.dot(&(pa - a.centre)) < 0.0 {
-                l = -l;
-            }
+            let separation = if flat {
+                if l.dot(&(b.centre - a.centre)) < 0.0 {
+                    l = -l;
+                }
+                let ((_, a_hi), (b_lo, _)) = (a.interval(&l), b.interval(&l));
+                b_lo - a_hi
+            } else {
+                if l.dot(&(ea.p - a.centre)) < 0.0 {
+                    l = -l;
+                }
+                l.dot(&(columns.point(k) - ea.p))
+            };
             if !allowed(&l) {
                 continue;
             }
-            let separation = l.dot(&(pb - pa));
-            if best.is_none_or(|k| separation > k.separation) {
+            if best.is_none_or(|e| separation > e.separation) {
                 best = Some(EdgeAxis {
-                    edge_a: ea,
-                    edge_b: eb,
+                    edge_a: ea.index,
+                    edge_b: columns.index[k],
                     normal: l,
                     separation,
                 });
@@ -361,6 +460,14 @@ pub(crate) fn sat(
     margin: Real,
     allowed: &impl Fn(&Vector3) -> bool,
 ) -> Option<(Chosen, Real, Option<EdgeAxis>)> {
+    // Most pairs the broad phase hands on are apart, and the line of the centres usually
+    // shows it at the cost of two support points.
+    if let Some(l) = (b.centre - a.centre).try_normalize(Real::MIN_POSITIVE) {
+        let ((_, a_hi), (b_lo, _)) = (a.interval(&l), b.interval(&l));
+        if b_lo - a_hi > margin {
+            return None;
+        }
+    }
     let (fa, sa) = face_query(a, b, allowed);
     if sa > margin {
         return None;

@@ -13,7 +13,8 @@
 //! Run: `cargo run --release -p testbed --bin box3d_protocol -- [--rapier3d] [scene] [runs]
 //! [threads] [joint iterations]`; scenes: `large_pyramid`, `many_pyramids`, `joint_grid`,
 //! `large_world` (1,000 x 1,000 static boxes; `large_world:G` for G x G, to see how a step's
-//! cost grows with the static boxes), `all` (the default, Box3D's scenes), and ours by the
+//! cost grows with the static boxes), `convex_pile` (5,120 hulls; `convex_pile:L` for L layers
+//! of 64), `all` (the default, Box3D's scenes), and ours by the
 //! same protocol: `level` (the level example's surfaces with 256 bodies); threads `N` (only
 //! N, 1 by default) or `1..N` (each count from 1 to N, as Box3D's `-t=N`); 2 runs and the
 //! default joint iterations (`SolverConfig`) by default.
@@ -23,6 +24,7 @@ use std::time::Instant;
 use testbed::joints::joint_grid;
 use testbed::peer::{Contacts, insert_body, rapier_of_with};
 use testbed::scenes::{large_world, large_world_drop, many_pyramids, pyramid};
+use testbed::shapes::convex_pile;
 use testbed::surfaces::level;
 use world::{BodyHandle, World};
 
@@ -88,7 +90,18 @@ fn scenes() -> Vec<Scene> {
             build: Box::new(|| box3d(joint_grid(100))),
             before_step: None,
         },
+        convex_pile_scene("convex_pile".into(), 80),
     ]
+}
+
+/// Box3D's convex pile of `layers` layers of 64 hulls (80 in Box3D's), 500 steps.
+fn convex_pile_scene(name: String, layers: usize) -> Scene {
+    Scene {
+        name,
+        steps: 500,
+        build: Box::new(move || box3d(convex_pile(layers).0)),
+        before_step: None,
+    }
 }
 
 /// Scenes of ours run by the same protocol (not in Box3D's suite, not in `all`): the level
@@ -107,6 +120,10 @@ fn our_scenes() -> Vec<Scene> {
 
 /// The scenes `which` names.
 fn chosen(which: &str) -> Vec<Scene> {
+    if let Some(layers) = which.strip_prefix("convex_pile:") {
+        let layers = layers.parse().expect("convex_pile:L takes a layer count");
+        return vec![convex_pile_scene(which.replace(':', "_"), layers)];
+    }
     if let Some(grid) = which.strip_prefix("large_world:") {
         let grid = grid.parse().expect("large_world:G takes a grid side");
         return vec![large_world_scene(which.replace(':', "_"), grid)];
