@@ -1,5 +1,6 @@
-//! Shapes beyond boxes and balls: capsules of three sizes poured into a bin with boxes and
-//! balls, tumbling, rolling and coming to rest. The status line gives how many sleep, the
+//! Shapes beyond boxes and balls: capsules of three sizes, rocks and dice (convex hulls),
+//! tables of five boxes and dumbbells (bodies of several colliders) poured into a bin with
+//! boxes and balls, tumbling, rolling and coming to rest. The status line gives how many sleep, the
 //! fastest body's speed and how many left the bin. `--bodies N` sets how many fall (default
 //! 180).
 //!

@@ -444,8 +444,8 @@ fn without_a_display_the_examples_say_how_to_run_headless() {
 
 #[test]
 fn the_shapes_come_to_rest_in_their_bin() {
-    // The shapes example's 60 capsules, boxes and balls poured into a bin, 600 steps (10 s):
-    // none has left it, and every one sleeps.
+    // The shapes example's 60 capsules, boxes, balls, rocks, dice, tables and dumbbells poured
+    // into a bin, 600 steps (10 s): none has left it, and every one sleeps.
     let (_, report) =
         render_with_report("shapes", 75, &["--bodies", "60", "--steps-per-frame", "8"]);
     assert_eq!(number(&report, "bodies"), 60.0, "{report:?}");

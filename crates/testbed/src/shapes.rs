@@ -2,12 +2,75 @@
 //! (the shapes example, its render test), and Box3D's convex pile.
 
 use crate::SplitMix;
-use geom::{Point3, Real, Shape, UnitQuaternion, Vector3};
+use geom::{Isometry3, Point3, Real, Shape, UnitQuaternion, Vector3};
 use world::{BodyDesc, BodyHandle, BodyKind, World, WorldConfig};
 
+/// A rock: the hull of 14 points scattered about an ellipsoid of half axes (0.35, 0.25, 0.3).
+fn rock(rng: &mut SplitMix) -> Shape {
+    let points: Vec<Point3> = (0..14)
+        .map(|_| {
+            let d = rng.point(1.0).coords.normalize() * rng.range(0.8, 1.0);
+            Point3::new(0.35 * d.x, 0.25 * d.y, 0.3 * d.z)
+        })
+        .collect();
+    Shape::convex_hull(&points).expect("a rock")
+}
+
+/// A die of side 0.4 m with bevelled corners: 24 points, 14 faces.
+fn die() -> Shape {
+    let mut points = Vec::new();
+    for i in 0..8 {
+        let s = |bit: usize| if i & bit == 0 { -0.2 } else { 0.2 };
+        for k in 0..3 {
+            let mut p = Vector3::new(s(1), s(2), s(4));
+            p[k] *= 0.8;
+            points.push(Point3::from(p));
+        }
+    }
+    Shape::convex_hull(&points).expect("a die")
+}
+
+/// A small table: a top (0.8 x 0.06 x 0.5 m) on four legs (0.06 x 0.4 x 0.06 m).
+fn table() -> BodyDesc {
+    let mut desc = BodyDesc::dynamic().part(
+        Shape::cuboid(Vector3::new(0.4, 0.03, 0.25)).expect("a top"),
+        Isometry3::translation(0.0, 0.2, 0.0),
+        1.0,
+    );
+    for (x, z) in [(-0.35, -0.2), (0.35, -0.2), (-0.35, 0.2), (0.35, 0.2)] {
+        desc = desc.part(
+            Shape::cuboid(Vector3::new(0.03, 0.2, 0.03)).expect("a leg"),
+            Isometry3::translation(x, 0.0, z),
+            1.0,
+        );
+    }
+    desc
+}
+
+/// A dumbbell: two balls on a capsule bar along x, the balls four times as dense.
+fn dumbbell() -> BodyDesc {
+    let across = UnitQuaternion::from_axis_angle(&Vector3::z_axis(), std::f32::consts::FRAC_PI_2);
+    BodyDesc::dynamic()
+        .part(
+            Shape::capsule(0.3, 0.05).expect("a bar"),
+            Isometry3::from_parts(Vector3::zeros().into(), across),
+            1.0,
+        )
+        .part(
+            Shape::ball(0.15).expect("a weight"),
+            Isometry3::translation(-0.35, 0.0, 0.0),
+            4.0,
+        )
+        .part(
+            Shape::ball(0.15).expect("a weight"),
+            Isometry3::translation(0.35, 0.0, 0.0),
+            4.0,
+        )
+}
+
 /// An open bin (floor 8 x 8 m, walls 2 m high) and `count` bodies poured over it in layers:
-/// capsules of three sizes, boxes and balls, turned at random (seeded). The bodies' handles
-/// in the order made.
+/// capsules of three sizes, boxes, balls, rocks and dice (hulls), tables of five boxes and
+/// dumbbells (compounds), turned at random (seeded). The bodies' handles in the order made.
 pub fn shapes_bin(count: u32) -> (World, Vec<BodyHandle>) {
     let mut world = World::new(WorldConfig::default());
     for (half, at) in [
@@ -33,7 +96,7 @@ pub fn shapes_bin(count: u32) -> (World, Vec<BodyHandle>) {
                 1.0 + layer as Real * 1.1,
                 (k / 6) as Real * 1.2 - 3.0 + rng.range(-0.1, 0.1),
             );
-            let desc = match i % 5 {
+            let desc = match i % 9 {
                 0 => BodyDesc::dynamic()
                     .capsule(0.35, 0.2)
                     .color([0.9, 0.55, 0.2]),
@@ -46,7 +109,13 @@ pub fn shapes_bin(count: u32) -> (World, Vec<BodyHandle>) {
                 3 => BodyDesc::dynamic()
                     .cuboid(Vector3::new(0.3, 0.2, 0.25))
                     .color([0.3, 0.55, 0.85]),
-                _ => BodyDesc::dynamic().ball(0.25).color([0.4, 0.75, 0.45]),
+                4 => BodyDesc::dynamic().ball(0.25).color([0.4, 0.75, 0.45]),
+                5 => BodyDesc::dynamic()
+                    .shape(rock(&mut rng))
+                    .color([0.55, 0.5, 0.45]),
+                6 => BodyDesc::dynamic().shape(die()).color([0.95, 0.95, 0.9]),
+                7 => table().color([0.6, 0.4, 0.25]),
+                _ => dumbbell().color([0.35, 0.35, 0.4]),
             };
             let turn: UnitQuaternion = rng.rotation();
             world
