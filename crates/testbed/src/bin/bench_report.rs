@@ -656,6 +656,7 @@ fn box3d_suite(dir: &Path, out: &mut String) {
         "many_pyramids",
         "large_world",
         "joint_grid",
+        "convex_pile",
         "large_world_32",
         "large_world_50",
     ];
