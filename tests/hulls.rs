@@ -290,3 +290,37 @@ fn bad_hulls_are_refused_by_name_from_code_and_from_files() {
     let e = World::from_json(&coplanar).unwrap_err().to_string();
     assert!(e.contains("hull: points are degenerate"), "{e}");
 }
+
+#[test]
+#[ignore = "writes the fuzz target's seeds with capsules, hulls and compounds: run by hand"]
+fn write_fuzz_seeds() {
+    let mut world = World::new(WorldConfig::default());
+    ground(&mut world, 5.0);
+    let die = Shape::convex_hull(&corners(Vector3::repeat(0.2))).unwrap();
+    let bodies = [
+        BodyDesc::dynamic().capsule(0.3, 0.1),
+        BodyDesc::dynamic().shape(die),
+        BodyDesc::dynamic()
+            .part(
+                Shape::ball(0.1).unwrap(),
+                Isometry3::translation(-0.2, 0.0, 0.0),
+                2.0,
+            )
+            .part(
+                Shape::ball(0.1).unwrap(),
+                Isometry3::translation(0.2, 0.0, 0.0),
+                2.0,
+            ),
+    ];
+    for (i, desc) in bodies.into_iter().enumerate() {
+        world
+            .insert(desc.position(Vector3::new(i as Real - 1.0, 0.5, 0.0)))
+            .unwrap();
+    }
+    for _ in 0..30 {
+        world.step();
+    }
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz/seeds");
+    std::fs::write(dir.join("shapes.bin"), world.to_bytes().unwrap()).unwrap();
+    std::fs::write(dir.join("shapes.json"), world.to_json().unwrap()).unwrap();
+}

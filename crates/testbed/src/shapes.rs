@@ -168,6 +168,14 @@ impl PeelRandom {
     }
 }
 
+/// The convex pile's 32 points on a sphere of radius 2 (PEEL's generator, seed 42).
+pub fn pile_hull_points() -> Vec<Point3> {
+    let mut rng = PeelRandom(42);
+    (0..32)
+        .map(|_| Point3::from(rng.direction() * 2.0))
+        .collect()
+}
+
 /// Box3D's convex pile (`shared/benchmarks.c`, `CreateConvexPile`, from PEEL): a ground of half
 /// extents (250, 1, 250) at `y = -1`; `layers` layers (Box3D: 80) of 8 x 8 copies of one hull,
 /// the hull of 32 points on a sphere of radius 2 (PEEL's generator, seed 42), 4 m apart, the
@@ -183,11 +191,7 @@ pub fn convex_pile(layers: usize) -> (World, Vec<BodyHandle>) {
         )
         .expect("a valid ground");
     let (count, amplitude) = (8, 2.0);
-    let mut rng = PeelRandom(42);
-    let points: Vec<Point3> = (0..32)
-        .map(|_| Point3::from(rng.direction() * amplitude))
-        .collect();
-    let hull = Shape::convex_hull(&points).expect("the pile's hull");
+    let hull = Shape::convex_hull(&pile_hull_points()).expect("the pile's hull");
     let scatter = 2.0 * amplitude;
     let mut hulls = Vec::with_capacity(layers * count * count);
     for layer in 0..layers {

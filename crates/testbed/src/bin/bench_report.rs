@@ -69,6 +69,7 @@ fn main() {
         ("box_box_contact", "parry3d_contact", None),
         ("sphere_box_contact", "parry3d", Some(0.5)),
         ("ray_box", "parry3d", Some(1.0)),
+        ("hull_hull_contact", "parry3d_manifold", Some(0.5)),
     ];
     for (group, peer, target) in pairs {
         let ours = median_ns(root, &format!("{group}/minirigid"));

@@ -7,7 +7,10 @@
 //! and never change a result, so a restored world steps bit for bit like the original, also
 //! when it was saved mid-contact.
 //!
-//! Formats: version 7 (this build) added triangle meshes and heightfields: each distinct
+//! Formats: version 8 (this build) added capsules, convex hulls (saved as their vertices and
+//! rebuilt, so checked, on load) and compounds (saved as their parts) to the shapes, as new
+//! last variants of `Shape` and `VisualShape`, so that a version 7 file reads with the same
+//! layout. Version 7 added triangle meshes and heightfields: each distinct
 //! surface is written once, in a table before the bodies, whose shapes refer to it by index.
 //! Version 6 added joints. Version 5 added the solver's soft iterations
 //! per substep. Version 4
@@ -47,8 +50,10 @@ mod v6;
 
 use legacy::{v1, v2, v3, v4};
 
-/// The format version this build writes (it also reads versions 1 to 6).
-pub const SNAPSHOT_VERSION: u32 = 7;
+/// The format version this build writes (it also reads versions 1 to 7). Version 8 added
+/// capsules, convex hulls and compounds to the shapes (as new last variants: a version 7 file
+/// reads as it is, with the same layout).
+pub const SNAPSHOT_VERSION: u32 = 8;
 
 /// The oldest format version this build reads.
 pub const OLDEST_SNAPSHOT_VERSION: u32 = 1;
@@ -164,7 +169,15 @@ impl Snapshot {
                 .map_err(json)?
                 .upgraded()
         } else {
-            serde_json::from_str(text).map_err(json)
+            // Versions 7 and 8 share a layout.
+            let mut snapshot: Self = serde_json::from_str(text).map_err(json)?;
+            if snapshot.version != header.version {
+                return Err(SnapshotError::Json(
+                    "the version changed while reading".into(),
+                ));
+            }
+            snapshot.version = SNAPSHOT_VERSION;
+            Ok(snapshot)
         }
     }
 
@@ -231,7 +244,14 @@ impl Snapshot {
                     "header and body versions differ".into(),
                 ));
             }
-            (snapshot, left)
+            // Versions 7 and 8 share a layout.
+            (
+                Self {
+                    version: SNAPSHOT_VERSION,
+                    ..snapshot
+                },
+                left,
+            )
         };
         if !left.is_empty() {
             return Err(SnapshotError::Binary(format!(
