@@ -213,3 +213,96 @@ pub fn convex_pile(layers: usize) -> (World, Vec<BodyHandle>) {
     }
     (world, hulls)
 }
+
+/// Box3D's washer (`shared/benchmarks.c`, `CreateWasher`): a ground of half extents
+/// (60, 1, 60) at `y = -1`; a kinematic drum at (0, 21, 0) turning 25 degrees a second about z
+/// (and drifting at (0.001, -0.002, 0) m/s, as Box3D's), one body of 40 eight-point hulls
+/// (36 segments of the rim between radii 16 and 18, 20 m long, and 4 paddles between radii 14
+/// and 16); `grid`^3 cubes of half size 0.2 inside it (Box3D: 20^3 = 8,000, each a box hull
+/// there, a box here). Returns the world, the drum and the cubes.
+pub fn washer(grid: usize) -> (World, BodyHandle, Vec<BodyHandle>) {
+    use geom::Part;
+    let mut world = World::new(WorldConfig::default());
+    world
+        .insert(
+            BodyDesc::fixed()
+                .cuboid(Vector3::new(60.0, 1.0, 60.0))
+                .position(Vector3::new(0.0, -1.0, 0.0))
+                .color([0.45, 0.45, 0.5]),
+        )
+        .expect("a valid ground");
+    let (r0, r1, r2) = (14.0, 16.0, 18.0);
+    let (nd, pd) = (Vector3::new(0.0, 0.0, -10.0), Vector3::new(0.0, 0.0, 10.0));
+    let angle = std::f32::consts::PI / 18.0;
+    let q = UnitQuaternion::from_axis_angle(&Vector3::z_axis(), angle);
+    let qo = UnitQuaternion::from_axis_angle(&Vector3::z_axis(), 0.1 * angle);
+    let hull = |points: [Vector3; 8]| {
+        let points = points.map(Point3::from);
+        Shape::convex_hull(&points).expect("a segment of the drum")
+    };
+    let mut parts = Vec::new();
+    let mut u1 = Vector3::x();
+    for i in 0..36 {
+        let u2 = if i == 35 { Vector3::x() } else { q * u1 };
+        let (a1, a2) = (qo.inverse() * u1, qo * u2);
+        parts.push(Part::new(
+            hull([
+                nd + a1 * r1,
+                nd + a1 * r2,
+                nd + a2 * r1,
+                nd + a2 * r2,
+                pd + a1 * r1,
+                pd + a1 * r2,
+                pd + a2 * r1,
+                pd + a2 * r2,
+            ]),
+            geom::Isometry3::identity(),
+        ));
+        if i % 9 == 0 {
+            parts.push(Part::new(
+                hull([
+                    nd + u1 * r0,
+                    nd + u1 * r1,
+                    nd + u2 * r0,
+                    nd + u2 * r1,
+                    pd + u1 * r0,
+                    pd + u1 * r1,
+                    pd + u2 * r0,
+                    pd + u2 * r1,
+                ]),
+                geom::Isometry3::identity(),
+            ));
+        }
+        u1 = u2;
+    }
+    let mut drum = BodyDesc::kinematic()
+        .position(Vector3::new(0.0, 21.0, 0.0))
+        .angvel(Vector3::new(0.0, 0.0, 25.0_f32.to_radians()))
+        .linvel(Vector3::new(0.001, -0.002, 0.0))
+        .color([0.5, 0.55, 0.6]);
+    for part in parts {
+        drum = drum.part(part.shape, part.offset, part.density);
+    }
+    let drum = world.insert(drum).expect("the drum");
+    let a = 0.2;
+    let start = -2.0 * a * grid as Real;
+    let mut cubes = Vec::with_capacity(grid * grid * grid);
+    for i in 0..grid {
+        for j in 0..grid {
+            for k in 0..grid {
+                let at = Vector3::new(
+                    start + 4.0 * a * i as Real,
+                    start + 21.0 + 4.0 * a * j as Real,
+                    start + 4.0 * a * k as Real,
+                );
+                let cube = BodyDesc::dynamic()
+                    .cuboid(Vector3::repeat(a))
+                    .position(at)
+                    .density(1000.0)
+                    .color([0.9, 0.6, 0.2]);
+                cubes.push(world.insert(cube).expect("a cube of the washer"));
+            }
+        }
+    }
+    (world, drum, cubes)
+}

@@ -658,6 +658,7 @@ fn box3d_suite(dir: &Path, out: &mut String) {
         "large_world",
         "joint_grid",
         "convex_pile",
+        "washer",
         "large_world_32",
         "large_world_50",
     ];

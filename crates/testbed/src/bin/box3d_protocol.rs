@@ -14,7 +14,7 @@
 //! [threads] [joint iterations]`; scenes: `large_pyramid`, `many_pyramids`, `joint_grid`,
 //! `large_world` (1,000 x 1,000 static boxes; `large_world:G` for G x G, to see how a step's
 //! cost grows with the static boxes), `convex_pile` (5,120 hulls; `convex_pile:L` for L layers
-//! of 64), `all` (the default, Box3D's scenes), and ours by the
+//! of 64), `washer` (a kinematic drum of 40 hulls turning 8,000 cubes; `washer:G` for G^3), `all` (the default, Box3D's scenes), and ours by the
 //! same protocol: `level` (the level example's surfaces with 256 bodies); threads `N` (only
 //! N, 1 by default) or `1..N` (each count from 1 to N, as Box3D's `-t=N`); 2 runs and the
 //! default joint iterations (`SolverConfig`) by default.
@@ -24,7 +24,7 @@ use std::time::Instant;
 use testbed::joints::joint_grid;
 use testbed::peer::{Contacts, insert_body, rapier_of_with};
 use testbed::scenes::{large_world, large_world_drop, many_pyramids, pyramid};
-use testbed::shapes::convex_pile;
+use testbed::shapes::{convex_pile, washer};
 use testbed::surfaces::level;
 use world::{BodyHandle, World};
 
@@ -91,7 +91,19 @@ fn scenes() -> Vec<Scene> {
             before_step: None,
         },
         convex_pile_scene("convex_pile".into(), 80),
+        washer_scene("washer".into(), 20),
     ]
+}
+
+/// Box3D's washer with `grid`^3 cubes (20^3 in Box3D's), 1,000 steps. Its drum is kinematic
+/// and turned by its angular velocity, as Box3D's.
+fn washer_scene(name: String, grid: usize) -> Scene {
+    Scene {
+        name,
+        steps: 1000,
+        build: Box::new(move || box3d(washer(grid).0)),
+        before_step: None,
+    }
 }
 
 /// Box3D's convex pile of `layers` layers of 64 hulls (80 in Box3D's), 500 steps.
@@ -120,6 +132,10 @@ fn our_scenes() -> Vec<Scene> {
 
 /// The scenes `which` names.
 fn chosen(which: &str) -> Vec<Scene> {
+    if let Some(grid) = which.strip_prefix("washer:") {
+        let grid = grid.parse().expect("washer:G takes a grid side");
+        return vec![washer_scene(which.replace(':', "_"), grid)];
+    }
     if let Some(layers) = which.strip_prefix("convex_pile:") {
         let layers = layers.parse().expect("convex_pile:L takes a layer count");
         return vec![convex_pile_scene(which.replace(':', "_"), layers)];
