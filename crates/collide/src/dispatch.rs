@@ -13,7 +13,7 @@ use crate::pair::sphere_box::{sphere_obb_contact_within, sphere_obb_intersects};
 use crate::pair::sphere_sphere::sphere_sphere_contact_within;
 use crate::pair::surface::{MAX_MANIFOLDS, Other, surface_contacts_within};
 use arrayvec::ArrayVec;
-use geom::{Isometry3, PosedHull, Real, Shape, Volume};
+use geom::{Isometry3, PosedCompound, PosedHull, Real, Shape, Volume};
 
 /// The contact of `shape_a` placed at `pose_a` and `shape_b` at `pose_b`, or `None` when apart.
 /// The normal points from a toward b.
@@ -143,26 +143,34 @@ fn tagged(mut contact: Contact, k: usize, side: u32) -> Contact {
     contact
 }
 
+/// The parts of `posed` whose boxes (in its frame) meet `other`'s box turned into its frame
+/// and loosened by `margin`: a superset of those whose placed boxes meet it, found without
+/// placing any part.
+fn parts_near<'a>(
+    posed: &'a PosedCompound,
+    other: &Volume,
+    margin: Real,
+) -> impl Iterator<Item = usize> + 'a {
+    let local = other
+        .aabb()
+        .transformed(&posed.pose.inverse())
+        .loosened(margin);
+    let boxes = posed.compound.part_aabbs();
+    (0..boxes.len()).filter(move |&k| boxes[k].intersects(&local))
+}
+
 /// Every manifold of a pair with a compound in it: each part whose box meets the other's
 /// (loosened by the margin) against the other, a compound's parts in turn.
 fn compound_manifolds(a: &Volume, b: &Volume, margin: Real, found: &mut dyn FnMut(Contact)) {
     match (a, b) {
         (Volume::Compound(posed), _) => {
-            let other = b.aabb();
-            for k in 0..posed.compound.parts().len() {
-                let part = posed.part(k);
-                if part.aabb().loosened(margin).intersects(&other) {
-                    volume_contacts_within(&part, b, margin, |c| found(tagged(c, k, 0)));
-                }
+            for k in parts_near(posed, b, margin) {
+                volume_contacts_within(&posed.part(k), b, margin, |c| found(tagged(c, k, 0)));
             }
         }
         (_, Volume::Compound(posed)) => {
-            let other = a.aabb();
-            for k in 0..posed.compound.parts().len() {
-                let part = posed.part(k);
-                if part.aabb().loosened(margin).intersects(&other) {
-                    volume_contacts_within(a, &part, margin, |c| found(tagged(c, k, 1)));
-                }
+            for k in parts_near(posed, a, margin) {
+                volume_contacts_within(a, &posed.part(k), margin, |c| found(tagged(c, k, 1)));
             }
         }
         _ => {}

@@ -43,6 +43,8 @@ impl Part {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Compound {
     parts: Vec<Part>,
+    /// Each part's box in the compound's frame.
+    part_aabbs: Vec<Aabb>,
     aabb: Aabb,
     mass: MassProperties,
 }
@@ -88,9 +90,10 @@ impl Compound {
                 density,
             });
         }
-        let aabb = checked
+        let part_aabbs: Vec<Aabb> = checked.iter().map(|p| p.shape.aabb(&p.offset)).collect();
+        let aabb = part_aabbs
             .iter()
-            .map(|p| p.shape.aabb(&p.offset))
+            .copied()
             .reduce(|a, b| a.merged(&b))
             .expect("at least one part");
         let mass = checked
@@ -100,6 +103,7 @@ impl Compound {
             .expect("at least one part");
         Ok(Self {
             parts: checked,
+            part_aabbs,
             aabb,
             mass,
         })
@@ -108,6 +112,11 @@ impl Compound {
     /// The parts, in the order given.
     pub fn parts(&self) -> &[Part] {
         &self.parts
+    }
+
+    /// Each part's box in the compound's frame, in the parts' order.
+    pub fn part_aabbs(&self) -> &[Aabb] {
+        &self.part_aabbs
     }
 
     /// Its box in its own frame: the parts' boxes merged.

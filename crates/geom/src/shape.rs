@@ -303,12 +303,11 @@ impl PosedCompound {
         part.shape.world(&(self.pose * part.offset))
     }
 
-    /// Its world box: its parts' placed boxes merged.
+    /// Its world box: its own box turned and boxed again (looser than its parts' placed
+    /// boxes merged, but found at once: a drum of 40 parts is boxed every step).
+    #[inline]
     pub fn aabb(&self) -> Aabb {
-        (0..self.compound.parts().len())
-            .map(|i| self.part(i).aabb())
-            .reduce(|a, b| a.merged(&b))
-            .unwrap_or_else(|| self.compound.local_aabb().transformed(&self.pose))
+        self.compound.local_aabb().transformed(&self.pose)
     }
 }
 
