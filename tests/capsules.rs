@@ -2,6 +2,8 @@
 //! height, still, asleep), sliding across a mesh's seams without a bump, rolling down a ramp
 //! at a solid capsule's rate, restored bit for bit, and bad capsules refused by name.
 
+mod common;
+
 use minirigid::prelude::*;
 use std::f32::consts::FRAC_PI_2;
 use testbed::surfaces::{grid_shape, heightfield};
@@ -209,17 +211,7 @@ fn a_pile_of_capsules_comes_to_rest_and_restores_bit_for_bit() {
     let mut world = pile(90);
     let mut from_bytes = World::from_bytes(&world.to_bytes().unwrap()).unwrap();
     let mut from_json = World::from_json(&world.to_json().unwrap()).unwrap();
-    for step in 0..150 {
-        world.step();
-        from_bytes.step();
-        from_json.step();
-        assert_eq!(
-            from_bytes.state_hash(),
-            world.state_hash(),
-            "bytes at {step}"
-        );
-        assert_eq!(from_json.state_hash(), world.state_hash(), "json at {step}");
-    }
+    common::step_in_lockstep(&mut world, &mut from_json, &mut from_bytes, 150);
     for _ in 0..360 {
         world.step();
     }

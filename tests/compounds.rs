@@ -3,6 +3,8 @@
 //! past it it tips over; a dumbbell rests on a mesh; compounds meet compounds; a pile restores
 //! bit for bit; bad parts are refused by name and leave the world unchanged.
 
+mod common;
+
 use minirigid::collide::ray_volume;
 use minirigid::prelude::*;
 use testbed::scenes::ground;
@@ -178,17 +180,7 @@ fn a_heap_of_compounds_comes_to_rest_and_restores_bit_for_bit() {
     let mut world = heap(70);
     let mut from_bytes = World::from_bytes(&world.to_bytes().unwrap()).unwrap();
     let mut from_json = World::from_json(&world.to_json().unwrap()).unwrap();
-    for step in 0..150 {
-        world.step();
-        from_bytes.step();
-        from_json.step();
-        assert_eq!(
-            from_bytes.state_hash(),
-            world.state_hash(),
-            "bytes at {step}"
-        );
-        assert_eq!(from_json.state_hash(), world.state_hash(), "json at {step}");
-    }
+    common::step_in_lockstep(&mut world, &mut from_json, &mut from_bytes, 150);
     for step in 0..600 {
         world.step();
         for (h, body) in world.bodies() {

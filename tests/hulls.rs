@@ -3,6 +3,8 @@
 //! off its origin) rests on its broad face, hulls rest on a mesh, a pile restores bit for bit,
 //! and bad hulls are refused by name, from code and from snapshots.
 
+mod common;
+
 use minirigid::collide::ray_volume;
 use minirigid::prelude::*;
 use testbed::scenes::ground;
@@ -190,17 +192,7 @@ fn a_pile_of_hulls_on_a_mesh_comes_to_rest_and_restores_bit_for_bit() {
     let mut world = pile(60);
     let mut from_bytes = World::from_bytes(&world.to_bytes().unwrap()).unwrap();
     let mut from_json = World::from_json(&world.to_json().unwrap()).unwrap();
-    for step in 0..120 {
-        world.step();
-        from_bytes.step();
-        from_json.step();
-        assert_eq!(
-            from_bytes.state_hash(),
-            world.state_hash(),
-            "bytes at {step}"
-        );
-        assert_eq!(from_json.state_hash(), world.state_hash(), "json at {step}");
-    }
+    common::step_in_lockstep(&mut world, &mut from_json, &mut from_bytes, 120);
     for _ in 0..600 {
         world.step();
     }

@@ -113,7 +113,8 @@ pub fn insert_body(
     parent
 }
 
-/// A compound part's shape in rapier (a compound's parts are solids).
+/// A solid shape (a box, a ball, a capsule, a hull: a body's, or a compound's part) in
+/// rapier.
 fn part_shape(shape: &Shape) -> rapier3d::prelude::SharedShape {
     use rapier3d::prelude::SharedShape;
     match shape {
@@ -132,7 +133,7 @@ fn part_shape(shape: &Shape) -> rapier3d::prelude::SharedShape {
             SharedShape::convex_hull(&points).expect("a hull minirigid accepted")
         }
         Shape::Compound { .. } | Shape::TriMesh { .. } | Shape::HeightField { .. } => {
-            unreachable!("a compound's parts are solids (geom::Compound::new)")
+            unreachable!("a solid shape (a compound's parts are solids: geom::Compound::new)")
         }
     }
 }
@@ -142,20 +143,10 @@ fn part_shape(shape: &Shape) -> rapier3d::prelude::SharedShape {
 fn collider_of(body: &world::RigidBody, placed: bool) -> rapier3d::prelude::Collider {
     let shape = &body.collider().shape;
     let collider = match shape {
-        Shape::Cuboid { half_extents: e } => ColliderBuilder::cuboid(e.x, e.y, e.z),
-        Shape::Ball { radius } => ColliderBuilder::ball(*radius),
-        Shape::Capsule {
-            half_height,
-            radius,
-        } => ColliderBuilder::capsule_y(*half_height, *radius),
-        Shape::ConvexHull { hull } => {
-            let points: Vec<_> = hull
-                .vertices()
-                .iter()
-                .map(|v| rapier3d::glamx::Vec3::new(v.x, v.y, v.z))
-                .collect();
-            ColliderBuilder::convex_hull(&points).expect("a hull minirigid accepted")
-        }
+        Shape::Cuboid { .. }
+        | Shape::Ball { .. }
+        | Shape::Capsule { .. }
+        | Shape::ConvexHull { .. } => ColliderBuilder::new(part_shape(shape)),
         Shape::Compound { compound } => {
             let parts = compound
                 .parts()

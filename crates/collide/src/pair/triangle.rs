@@ -26,6 +26,18 @@ pub(crate) enum Feature {
     Vertex(u8),
 }
 
+impl Feature {
+    /// The feature as a number for a round shape's point id: 0 the face, 1-3 an edge, 4-6 a
+    /// corner.
+    fn code(self) -> u32 {
+        match self {
+            Feature::Face | Feature::BoxFace => 0,
+            Feature::Edge(k) => 1 + u32::from(k),
+            Feature::Vertex(k) => 4 + u32::from(k),
+        }
+    }
+}
+
 /// The contact of a shape with one triangle: up to 7 points (a quad clipped by three planes,
 /// or a triangle by four) whose ids are local to the triangle.
 #[derive(Debug, Clone)]
@@ -121,11 +133,7 @@ pub(crate) fn sphere_triangle(
         (closest, normal, distance, feature, distance_sq)
     };
     let depth = sphere.radius - distance;
-    let code = match feature {
-        Feature::Face | Feature::BoxFace => 0,
-        Feature::Edge(k) => 1 + u32::from(k),
-        Feature::Vertex(k) => 4 + u32::from(k),
-    };
+    let code = feature.code();
     let mut points = ArrayVec::new();
     points.push(ContactPoint {
         position: closest - normal * (0.5 * depth),
@@ -274,11 +282,7 @@ pub(crate) fn capsule_triangle(
         *n
     };
     let depth = r - distance;
-    let code = match feature {
-        Feature::Face | Feature::BoxFace => 0,
-        Feature::Edge(k) => 1 + u32::from(k),
-        Feature::Vertex(k) => 4 + u32::from(k),
-    };
+    let code = feature.code();
     let mut points = ArrayVec::new();
     points.push(ContactPoint {
         position: p - normal * (r - 0.5 * depth),
