@@ -169,7 +169,13 @@ impl<'a> Poly<'a> {
 }
 
 /// The best face of `a` against `b`: its index and separation.
-fn face_query(a: &Poly<'_>, b: &Poly<'_>, allowed: &impl Fn(&Vector3) -> bool) -> (usize, Real) {
+/// Stops at the first face that separates them by more than `margin` (the pair is apart).
+fn face_query(
+    a: &Poly<'_>,
+    b: &Poly<'_>,
+    margin: Real,
+    allowed: &impl Fn(&Vector3) -> bool,
+) -> (usize, Real) {
     let mut best = (usize::MAX, Real::NEG_INFINITY);
     for f in 0..a.normals.len() {
         let n = a.normals[f];
@@ -179,6 +185,9 @@ fn face_query(a: &Poly<'_>, b: &Poly<'_>, allowed: &impl Fn(&Vector3) -> bool) -
         let s = a.distance(f, b.support(&-n));
         if s > best.1 {
             best = (f, s);
+            if s > margin {
+                break;
+            }
         }
     }
     best
@@ -288,7 +297,13 @@ impl EdgeColumns {
 /// products, computed for all of `b`'s edges at once), and the separation is then the distance
 /// between the two edges' lines along the axis. With a flat polyhedron (a triangle) every
 /// pair, the separation measured between the projections.
-fn edge_query(a: &Poly<'_>, b: &Poly<'_>, allowed: &impl Fn(&Vector3) -> bool) -> Option<EdgeAxis> {
+/// Stops at the first pair that separates them by more than `margin` (the pair is apart).
+fn edge_query(
+    a: &Poly<'_>,
+    b: &Poly<'_>,
+    margin: Real,
+    allowed: &impl Fn(&Vector3) -> bool,
+) -> Option<EdgeAxis> {
     let edges_a = a.edge_data();
     let columns = EdgeColumns::of(&b.edge_data());
     let nb = columns.index.len();
@@ -338,6 +353,9 @@ fn edge_query(a: &Poly<'_>, b: &Poly<'_>, allowed: &impl Fn(&Vector3) -> bool) -
                     normal: l,
                     separation,
                 });
+                if separation > margin {
+                    return best;
+                }
             }
         }
     }
@@ -468,15 +486,15 @@ pub(crate) fn sat(
             return None;
         }
     }
-    let (fa, sa) = face_query(a, b, allowed);
+    let (fa, sa) = face_query(a, b, margin, allowed);
     if sa > margin {
         return None;
     }
-    let (fb, sb) = face_query(b, a, &|n: &Vector3| allowed(&-n));
+    let (fb, sb) = face_query(b, a, margin, &|n: &Vector3| allowed(&-n));
     if sb > margin {
         return None;
     }
-    let edge = edge_query(a, b, allowed);
+    let edge = edge_query(a, b, margin, allowed);
     if edge.is_some_and(|e| e.separation > margin) {
         return None;
     }
