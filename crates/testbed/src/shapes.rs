@@ -306,3 +306,45 @@ pub fn washer(grid: usize) -> (World, BodyHandle, Vec<BodyHandle>) {
     }
     (world, drum, cubes)
 }
+
+/// rapier's `capsules3` stress test (`examples3d/stress_tests/capsules3.rs`): a ground of half
+/// extents (200.1, 0.1, 200.1) whose top is `y = 0`, and 47 layers of 8 x 8 capsules (radius 1,
+/// half height 1) on its grid, each layer shifted by 0.35 m: 3,008 capsules. rapier's density
+/// (1) and friction (0.5).
+pub fn capsules3() -> World {
+    let mut world = World::new(WorldConfig::default());
+    world
+        .insert(
+            BodyDesc::fixed()
+                .cuboid(Vector3::new(200.1, 0.1, 200.1))
+                .position(Vector3::new(0.0, -0.1, 0.0))
+                .friction(0.5),
+        )
+        .expect("a valid ground");
+    let (num, rad) = (8, 1.0);
+    let shift = rad * 2.0 + rad;
+    let shifty = rad * 4.0;
+    let centerx = shift * (num / 2) as Real;
+    let centery = shift / 2.0;
+    let centerz = shift * (num / 2) as Real;
+    let mut offset = -(num as Real) * (rad * 2.0 + rad) * 0.5;
+    for j in 0..47 {
+        for i in 0..num {
+            for k in 0..num {
+                let at = Vector3::new(
+                    i as Real * shift - centerx + offset,
+                    j as Real * shifty + centery + 3.0,
+                    k as Real * shift - centerz + offset,
+                );
+                let capsule = BodyDesc::dynamic()
+                    .capsule(rad, rad)
+                    .position(at)
+                    .friction(0.5)
+                    .color([0.9, 0.55, 0.2]);
+                world.insert(capsule).expect("a capsule");
+            }
+        }
+        offset -= 0.05 * rad * (num as Real - 1.0);
+    }
+    world
+}

@@ -15,7 +15,8 @@
 //! `large_world` (1,000 x 1,000 static boxes; `large_world:G` for G x G, to see how a step's
 //! cost grows with the static boxes), `convex_pile` (5,120 hulls; `convex_pile:L` for L layers
 //! of 64), `washer` (a kinematic drum of 40 hulls turning 8,000 cubes; `washer:G` for G^3), `all` (the default, Box3D's scenes), and ours by the
-//! same protocol: `level` (the level example's surfaces with 256 bodies); threads `N` (only
+//! same protocol: `level` (the level example's surfaces with 256 bodies), `capsules3`
+//! (rapier's stress test of 3,008 capsules); threads `N` (only
 //! N, 1 by default) or `1..N` (each count from 1 to N, as Box3D's `-t=N`); 2 runs and the
 //! default joint iterations (`SolverConfig`) by default.
 
@@ -24,7 +25,7 @@ use std::time::Instant;
 use testbed::joints::joint_grid;
 use testbed::peer::{Contacts, insert_body, rapier_of_with};
 use testbed::scenes::{large_world, large_world_drop, many_pyramids, pyramid};
-use testbed::shapes::{convex_pile, washer};
+use testbed::shapes::{capsules3, convex_pile, washer};
 use testbed::surfaces::level;
 use world::{BodyHandle, World};
 
@@ -122,12 +123,21 @@ fn convex_pile_scene(name: String, layers: usize) -> Scene {
 /// loses a body, but at impact ours lets one sink 0.29 m into the ground for a moment where
 /// rapier3d's deepest is 0.10 m (sampled every 10 steps), so the quality is not yet the same.
 fn our_scenes() -> Vec<Scene> {
-    vec![Scene {
-        name: "level".into(),
-        steps: 300,
-        build: Box::new(|| awake(box3d(level(256).0))),
-        before_step: None,
-    }]
+    vec![
+        Scene {
+            name: "level".into(),
+            steps: 300,
+            build: Box::new(|| awake(box3d(level(256).0))),
+            before_step: None,
+        },
+        // rapier's capsules3 stress test: 3,008 capsules dropped in a grid, 500 steps.
+        Scene {
+            name: "capsules3".into(),
+            steps: 500,
+            build: Box::new(|| box3d(capsules3())),
+            before_step: None,
+        },
+    ]
 }
 
 /// The scenes `which` names.
