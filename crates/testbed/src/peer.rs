@@ -59,7 +59,9 @@ pub fn rapier_of_with(
         scene.joints().flat_map(|(_, j)| j.bodies()).collect();
     for (handle, body) in scene.bodies() {
         if parentless_statics && body.kind() == BodyKind::Static && !jointed.contains(&handle) {
-            world.colliders.insert(collider_of(body, true));
+            for collider in colliders_of(body, true) {
+                world.colliders.insert(collider);
+            }
             continue;
         }
         let parent = insert_body(&mut world, body, sleeping);
@@ -107,9 +109,11 @@ pub fn insert_body(
     .translation(rapier3d::glamx::Vec3::new(t.x, t.y, t.z))
     .rotation(rapier3d::glamx::Vec3::new(r.x, r.y, r.z));
     let parent = world.bodies.insert(builder);
-    world
-        .colliders
-        .insert_with_parent(collider_of(body, false), parent, &mut world.bodies);
+    for collider in colliders_of(body, false) {
+        world
+            .colliders
+            .insert_with_parent(collider, parent, &mut world.bodies);
+    }
     parent
 }
 
@@ -138,6 +142,40 @@ fn part_shape(shape: &Shape) -> rapier3d::prelude::SharedShape {
     }
 }
 
+/// `body`'s colliders in rapier: its collider ([`collider_of`]), or one per part of a
+/// compound (as rapier's own scenes put several colliders on one body), each of its part's
+/// density; at the body's pose when `placed` (colliders without a body).
+fn colliders_of(body: &world::RigidBody, placed: bool) -> Vec<rapier3d::prelude::Collider> {
+    let Shape::Compound { compound } = &body.collider().shape else {
+        return vec![collider_of(body, placed)];
+    };
+    let frame = if placed {
+        body.pose() * body.collider().offset
+    } else {
+        body.collider().offset
+    };
+    compound
+        .parts()
+        .iter()
+        .map(|part| {
+            let pose = frame * part.offset;
+            let t = pose.translation.vector;
+            let r = pose.rotation.scaled_axis();
+            let collider = ColliderBuilder::new(part_shape(&part.shape))
+                .translation(rapier3d::glamx::Vec3::new(t.x, t.y, t.z))
+                .rotation(rapier3d::glamx::Vec3::new(r.x, r.y, r.z))
+                .friction(body.material().friction)
+                .restitution(body.material().restitution);
+            if body.kind() == BodyKind::Dynamic {
+                collider.density(part.density)
+            } else {
+                collider
+            }
+            .build()
+        })
+        .collect()
+}
+
 /// `body`'s collider in rapier: its shape, mass (as a density), friction and restitution; at
 /// the body's pose when `placed` (a collider without a body), else at its parent's origin.
 fn collider_of(body: &world::RigidBody, placed: bool) -> rapier3d::prelude::Collider {
@@ -147,22 +185,7 @@ fn collider_of(body: &world::RigidBody, placed: bool) -> rapier3d::prelude::Coll
         | Shape::Ball { .. }
         | Shape::Capsule { .. }
         | Shape::ConvexHull { .. } => ColliderBuilder::new(part_shape(shape)),
-        Shape::Compound { compound } => {
-            let parts = compound
-                .parts()
-                .iter()
-                .map(|part| {
-                    let t = part.offset.translation.vector;
-                    let q = part.offset.rotation;
-                    let pose = rapier3d::math::Pose::from_parts(
-                        rapier3d::glamx::Vec3::new(t.x, t.y, t.z),
-                        rapier3d::glamx::Quat::from_xyzw(q.i, q.j, q.k, q.w),
-                    );
-                    (pose, part_shape(&part.shape))
-                })
-                .collect();
-            ColliderBuilder::compound(parts)
-        }
+        Shape::Compound { .. } => unreachable!("colliders_of gives a compound's parts"),
         Shape::TriMesh { mesh } => {
             let vertices = mesh
                 .vertices()

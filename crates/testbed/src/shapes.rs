@@ -348,3 +348,56 @@ pub fn capsules3() -> World {
     }
     world
 }
+
+/// rapier's `compound3` stress test (`examples3d/stress_tests/compound3.rs`): the ground of
+/// [`capsules3`] and 25 layers of 8 x 8 U shapes, each one body of three boxes (a bar of half
+/// extents (2, 0.2, 0.2) and two uprights (0.2, 2, 0.2) at (+-2, 2, 0)): 1,600 bodies, 4,800
+/// boxes. rapier's density (1) and friction (0.5).
+pub fn compound3() -> World {
+    let mut world = World::new(WorldConfig::default());
+    world
+        .insert(
+            BodyDesc::fixed()
+                .cuboid(Vector3::new(200.1, 0.1, 200.1))
+                .position(Vector3::new(0.0, -0.1, 0.0))
+                .friction(0.5),
+        )
+        .expect("a valid ground");
+    let (num, rad) = (8, 0.2);
+    let shift = rad * 4.0 + rad;
+    let centerx = shift * (num / 2) as Real;
+    let centery = shift / 2.0;
+    let centerz = shift * (num / 2) as Real;
+    let mut offset = -(num as Real) * (rad * 2.0 + rad) * 0.5;
+    let bar = Shape::cuboid(Vector3::new(rad * 10.0, rad, rad)).expect("a bar");
+    let upright = Shape::cuboid(Vector3::new(rad, rad * 10.0, rad)).expect("an upright");
+    for j in 0..25 {
+        for i in 0..num {
+            for k in 0..num {
+                let at = Vector3::new(
+                    i as Real * shift * 5.0 - centerx + offset,
+                    j as Real * (shift * 5.0) + centery + 3.0,
+                    k as Real * shift * 2.0 - centerz + offset,
+                );
+                let u = BodyDesc::dynamic()
+                    .part(bar.clone(), Isometry3::identity(), 1.0)
+                    .part(
+                        upright.clone(),
+                        Isometry3::translation(rad * 10.0, rad * 10.0, 0.0),
+                        1.0,
+                    )
+                    .part(
+                        upright.clone(),
+                        Isometry3::translation(-rad * 10.0, rad * 10.0, 0.0),
+                        1.0,
+                    )
+                    .position(at)
+                    .friction(0.5)
+                    .color([0.3, 0.55, 0.85]);
+                world.insert(u).expect("a U");
+            }
+        }
+        offset -= 0.05 * rad * (num as Real - 1.0);
+    }
+    world
+}

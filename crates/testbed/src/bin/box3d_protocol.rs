@@ -16,7 +16,7 @@
 //! cost grows with the static boxes), `convex_pile` (5,120 hulls; `convex_pile:L` for L layers
 //! of 64), `washer` (a kinematic drum of 40 hulls turning 8,000 cubes; `washer:G` for G^3), `all` (the default, Box3D's scenes), and ours by the
 //! same protocol: `level` (the level example's surfaces with 256 bodies), `capsules3`
-//! (rapier's stress test of 3,008 capsules); threads `N` (only
+//! (rapier's stress test of 3,008 capsules), `compound3` (its 1,600 U shapes of three boxes); threads `N` (only
 //! N, 1 by default) or `1..N` (each count from 1 to N, as Box3D's `-t=N`); 2 runs and the
 //! default joint iterations (`SolverConfig`) by default.
 
@@ -25,7 +25,7 @@ use std::time::Instant;
 use testbed::joints::joint_grid;
 use testbed::peer::{Contacts, insert_body, rapier_of_with};
 use testbed::scenes::{large_world, large_world_drop, many_pyramids, pyramid};
-use testbed::shapes::{capsules3, convex_pile, washer};
+use testbed::shapes::{capsules3, compound3, convex_pile, washer};
 use testbed::surfaces::level;
 use world::{BodyHandle, World};
 
@@ -135,6 +135,13 @@ fn our_scenes() -> Vec<Scene> {
             name: "capsules3".into(),
             steps: 500,
             build: Box::new(|| box3d(capsules3())),
+            before_step: None,
+        },
+        // rapier's compound3 stress test: 1,600 U shapes of three boxes, 500 steps.
+        Scene {
+            name: "compound3".into(),
+            steps: 500,
+            build: Box::new(|| box3d(compound3())),
             before_step: None,
         },
     ]
