@@ -2,6 +2,7 @@
 //! (the shapes example, its render test), and Box3D's convex pile.
 
 use crate::SplitMix;
+use crate::scenes::ground;
 use geom::{Isometry3, Point3, Real, Shape, UnitQuaternion, Vector3};
 use world::{BodyDesc, BodyHandle, BodyKind, World, WorldConfig};
 
@@ -182,14 +183,7 @@ pub fn pile_hull_points() -> Vec<Point3> {
 /// layers 4 m apart from `y = 2`. Returns the world and the hulls.
 pub fn convex_pile(layers: usize) -> (World, Vec<BodyHandle>) {
     let mut world = World::new(WorldConfig::default());
-    world
-        .insert(
-            BodyDesc::fixed()
-                .cuboid(Vector3::new(250.0, 1.0, 250.0))
-                .position(Vector3::new(0.0, -1.0, 0.0))
-                .color([0.45, 0.45, 0.5]),
-        )
-        .expect("a valid ground");
+    ground(&mut world, 250.0);
     let (count, amplitude) = (8, 2.0);
     let hull = Shape::convex_hull(&pile_hull_points()).expect("the pile's hull");
     let scatter = 2.0 * amplitude;
@@ -223,14 +217,7 @@ pub fn convex_pile(layers: usize) -> (World, Vec<BodyHandle>) {
 pub fn washer(grid: usize) -> (World, BodyHandle, Vec<BodyHandle>) {
     use geom::Part;
     let mut world = World::new(WorldConfig::default());
-    world
-        .insert(
-            BodyDesc::fixed()
-                .cuboid(Vector3::new(60.0, 1.0, 60.0))
-                .position(Vector3::new(0.0, -1.0, 0.0))
-                .color([0.45, 0.45, 0.5]),
-        )
-        .expect("a valid ground");
+    ground(&mut world, 60.0);
     let (r0, r1, r2) = (14.0, 16.0, 18.0);
     let (nd, pd) = (Vector3::new(0.0, 0.0, -10.0), Vector3::new(0.0, 0.0, 10.0));
     let angle = std::f32::consts::PI / 18.0;
@@ -307,11 +294,9 @@ pub fn washer(grid: usize) -> (World, BodyHandle, Vec<BodyHandle>) {
     (world, drum, cubes)
 }
 
-/// rapier's `capsules3` stress test (`examples3d/stress_tests/capsules3.rs`): a ground of half
-/// extents (200.1, 0.1, 200.1) whose top is `y = 0`, and 47 layers of 8 x 8 capsules (radius 1,
-/// half height 1) on its grid, each layer shifted by 0.35 m: 3,008 capsules. rapier's density
-/// (1) and friction (0.5).
-pub fn capsules3() -> World {
+/// The ground of rapier's stress tests: half extents (200.1, 0.1, 200.1), its top at `y = 0`,
+/// rapier's friction (0.5).
+fn rapier_stress_ground() -> World {
     let mut world = World::new(WorldConfig::default());
     world
         .insert(
@@ -321,6 +306,15 @@ pub fn capsules3() -> World {
                 .friction(0.5),
         )
         .expect("a valid ground");
+    world
+}
+
+/// rapier's `capsules3` stress test (`examples3d/stress_tests/capsules3.rs`): a ground of half
+/// extents (200.1, 0.1, 200.1) whose top is `y = 0`, and 47 layers of 8 x 8 capsules (radius 1,
+/// half height 1) on its grid, each layer shifted by 0.35 m: 3,008 capsules. rapier's density
+/// (1) and friction (0.5).
+pub fn capsules3() -> World {
+    let mut world = rapier_stress_ground();
     let (num, rad) = (8, 1.0);
     let shift = rad * 2.0 + rad;
     let shifty = rad * 4.0;
@@ -354,15 +348,7 @@ pub fn capsules3() -> World {
 /// extents (2, 0.2, 0.2) and two uprights (0.2, 2, 0.2) at (+-2, 2, 0)): 1,600 bodies, 4,800
 /// boxes. rapier's density (1) and friction (0.5).
 pub fn compound3() -> World {
-    let mut world = World::new(WorldConfig::default());
-    world
-        .insert(
-            BodyDesc::fixed()
-                .cuboid(Vector3::new(200.1, 0.1, 200.1))
-                .position(Vector3::new(0.0, -0.1, 0.0))
-                .friction(0.5),
-        )
-        .expect("a valid ground");
+    let mut world = rapier_stress_ground();
     let (num, rad) = (8, 0.2);
     let shift = rad * 4.0 + rad;
     let centerx = shift * (num / 2) as Real;
