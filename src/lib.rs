@@ -52,9 +52,9 @@ pub mod prelude {
         Volume,
     };
     pub use world::{
-        Axis, BodyDesc, BodyHandle, BodyKind, ColliderFit, ContactEvent, ContactPair, Joint,
-        JointDesc, JointEvent, JointHandle, JointKind, JointReading, Material, Motor, Response,
-        RigidBody, SleepConfig, Snapshot, SnapshotError, SolverConfig, SolverLanes, Spring, Visual,
-        VisualShape, World, WorldConfig, WorldError,
+        Axis, BodyControl, BodyDesc, BodyHandle, BodyKind, ColliderFit, ContactEvent, ContactPair,
+        Joint, JointDesc, JointEvent, JointHandle, JointKind, JointReading, Locks, Material, Motor,
+        Response, RigidBody, SleepConfig, Snapshot, SnapshotError, SolverConfig, SolverLanes,
+        Spring, Visual, VisualShape, World, WorldConfig, WorldError,
     };
 }

@@ -193,14 +193,19 @@ fn invalid_state_is_named() {
 #[test]
 fn hostile_inputs_fail_fast_in_bounded_memory() {
     // A binary snapshot that claims a billion bodies: a length prefix with nothing behind it.
-    let with_joints = World::new(WorldConfig::default()).to_bytes().unwrap();
+    let whole = World::new(WorldConfig::default()).to_bytes().unwrap();
     // An empty world ends with its slot list (length 1: the slotmap's sentinel slot, version 0,
     // no value), an empty touching list, an empty contact set, an empty sleep list, no kept
-    // contacts and its joints' slot list (the sentinel again).
+    // contacts, its joints' slot list (the sentinel again) and an empty list of controls.
     assert!(
-        with_joints.ends_with(&[1, 0, 0, 0, 0, 0, 0, 1, 0, 0]),
-        "{with_joints:?}"
+        whole.ends_with(&[1, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0]),
+        "{whole:?}"
     );
+    // A billion control states.
+    let mut hostile = whole[..whole.len() - 1].to_vec();
+    hostile.extend_from_slice(&[0x80, 0x94, 0xeb, 0xdc, 0x03]);
+    expect_error(World::from_bytes(&hostile), "a billion control states");
+    let with_joints = whole[..whole.len() - 1].to_vec();
     // A billion joints.
     let mut hostile = with_joints[..with_joints.len() - 3].to_vec();
     hostile.extend_from_slice(&[0x80, 0x94, 0xeb, 0xdc, 0x03]);

@@ -25,6 +25,12 @@ pub enum WorldError {
         /// The shape's field, e.g. `desc.shape`.
         field: String,
     },
+    /// A request only a kinematic body takes (a target pose) was made of another kind.
+    #[error("{field}: only a kinematic body takes a target pose")]
+    NotKinematic {
+        /// The request, e.g. `target`.
+        field: String,
+    },
     /// The handle names no body: it was never valid here, or its body was removed.
     #[error("unknown or removed body handle")]
     UnknownBody,

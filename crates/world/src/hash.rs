@@ -92,6 +92,25 @@ impl World {
             h.f32(body.sleep.rest_time);
             h.u64(u64::from(body.sleep.asleep));
             h.u64(u64::from(body.sleep.disturbed));
+            // Hashed only when not the default, so that worlds that use none of it hash as
+            // they did before it existed (the pinned hashes hold).
+            let control = &body.control;
+            if *control != crate::body::BodyControl::default() {
+                h.u64(0xC0);
+                h.f32(control.linear_damping);
+                h.f32(control.angular_damping);
+                h.f32(control.gravity_scale);
+                let locks = control.locks.linear.iter().chain(&control.locks.angular);
+                h.u64(locks.fold(0, |bits, &locked| bits << 1 | u64::from(locked)));
+                h.floats(control.force.iter());
+                h.floats(control.torque.iter());
+                if let Some(target) = &control.target {
+                    h.u64(1);
+                    h.floats(target.translation.vector.iter());
+                    h.floats(target.rotation.coords.iter());
+                }
+                h.u64(control.user_data);
+            }
         }
         for (a, b) in &self.touching {
             h.u64(a.data().as_ffi());

@@ -24,8 +24,8 @@ mod step;
 mod world;
 
 pub use body::{
-    BodyDesc, BodyHandle, BodyKind, Collider, ColliderFit, Material, RigidBody, SleepState, Visual,
-    VisualShape,
+    BodyControl, BodyDesc, BodyHandle, BodyKind, Collider, ColliderFit, Locks, Material, RigidBody,
+    SleepState, Visual, VisualShape,
 };
 pub use config::{
     MAX_JOINT_ITERATIONS, MAX_REUSE_DISTANCE, MAX_SOFT_ITERATIONS, MAX_SUBSTEPS, Response,

@@ -28,6 +28,12 @@ pub const MAX_IMPULSE: Real = 1e20;
 pub const MAX_SLEEP_TIME: Real = 1e6;
 /// The largest gravity component, metres per second squared.
 pub const MAX_GRAVITY: Real = 1e4;
+/// The largest component of a force (N), torque (N m) or impulse (N s, N m s) given to a body.
+pub const MAX_FORCE: Real = 1e20;
+/// The largest linear or angular damping, 1/s.
+pub const MAX_DAMPING: Real = 1e6;
+/// The largest size of a body's gravity scale.
+pub const MAX_GRAVITY_SCALE: Real = 1e4;
 
 /// An allowed range as a check applies it and as its error states it: the text is written from
 /// the same bounds (the constants above), never typed a second time.

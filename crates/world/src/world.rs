@@ -366,6 +366,7 @@ impl World {
                 self.wake_disturbed();
                 let margin = self.config.solver.speculative_margin;
                 self.active.sync(&self.bodies, 0.5 * margin);
+                self.aim_kinematic(dt);
                 let distance = self.config.solver.reuse_distance;
                 if distance == 0.0 {
                     self.kept_contacts.clear();
@@ -413,6 +414,7 @@ impl World {
                     &mut self.touched,
                     self.active.some_asleep() || self.collision.some_asleep(),
                 );
+                self.end_step_control();
                 self.update_sleep();
                 let mut touched = self.touched.iter();
                 self.contacts
@@ -423,6 +425,7 @@ impl World {
                 // Nothing sleeps with these responses (changing the settings wakes every
                 // body): the live bodies are every body that is not static.
                 self.active.sync(&self.bodies, 0.0);
+                self.aim_kinematic(dt);
                 integrate::velocities(
                     &mut self.bodies,
                     self.active.live(),
@@ -443,6 +446,7 @@ impl World {
                     reflect::reflect(&mut self.bodies, &self.contacts);
                 }
                 integrate::positions(&mut self.bodies, self.active.live(), dt);
+                self.end_step_control();
                 self.contact_cache.clear();
                 self.kept_contacts.clear();
                 for &handle in self.active.live() {
@@ -474,6 +478,28 @@ impl World {
     /// without contact reuse).
     pub fn reused_contact_count(&self) -> usize {
         self.collision.reused
+    }
+
+    /// Before the collision stage: kinematic bodies with a target pose take the velocities
+    /// that carry them there in `dt` (every such body is live: setting a target disturbs it).
+    fn aim_kinematic(&mut self, dt: Real) {
+        for &handle in self.active.live() {
+            let body = &mut self.bodies[handle];
+            if body.control.target.is_some() {
+                body.aim(dt);
+            }
+        }
+    }
+
+    /// After the solve: the live bodies' forces are spent, and those with a target are put
+    /// on it (the sleeping and resting bodies hold neither: giving one wakes the body).
+    fn end_step_control(&mut self) {
+        for &handle in self.active.live() {
+            let body = &mut self.bodies[handle];
+            if body.control.acts() {
+                body.end_step_control();
+            }
+        }
     }
 
     /// Before a step: with sleeping off, every body wakes; with it on, the sleeping bodies

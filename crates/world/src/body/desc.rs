@@ -4,7 +4,10 @@ use super::validate::{
     check_angvel, check_collider, check_kind_fits, check_linvel, check_mass, check_material,
     check_pose, check_visual,
 };
-use super::{BodyKind, BodyMass, Collider, Material, RigidBody, SleepState, Visual, VisualShape};
+use super::{
+    BodyControl, BodyKind, BodyMass, Collider, Locks, Material, RigidBody, SleepState, Visual,
+    VisualShape,
+};
 use crate::error::WorldError;
 use geom::validate;
 use geom::{Aabb, Isometry3, Obb, Part, Point3, Real, Shape, Sphere, UnitQuaternion, Vector3};
@@ -52,6 +55,9 @@ pub struct BodyDesc {
     /// Colliders added with [`BodyDesc::part`]: when there are any, the body's shape is their
     /// compound (and `shape` is not used).
     pub parts: Vec<Part>,
+    /// Damping, gravity scale, locks and user data ([`BodyControl`]; its force, torque and
+    /// target are left at rest by `World::insert`: they are given through the body's setters).
+    pub control: BodyControl,
 }
 
 impl Default for BodyDesc {
@@ -71,6 +77,7 @@ impl Default for BodyDesc {
             visual: None,
             color: [0.7, 0.7, 0.7],
             parts: Vec::new(),
+            control: BodyControl::default(),
         }
     }
 }
@@ -226,6 +233,31 @@ impl BodyDesc {
         self.material.friction = friction;
         self
     }
+    /// Sets the linear damping (1/s, in `[0, 1e6]`; see [`BodyControl`]).
+    pub fn linear_damping(mut self, damping: Real) -> Self {
+        self.control.linear_damping = damping;
+        self
+    }
+    /// Sets the angular damping (1/s, in `[0, 1e6]`).
+    pub fn angular_damping(mut self, damping: Real) -> Self {
+        self.control.angular_damping = damping;
+        self
+    }
+    /// Sets gravity's factor on the body (0 floats; default 1).
+    pub fn gravity_scale(mut self, scale: Real) -> Self {
+        self.control.gravity_scale = scale;
+        self
+    }
+    /// Locks axes of motion (world axes; [`Locks::ROTATION`] keeps a character upright).
+    pub fn locks(mut self, locks: Locks) -> Self {
+        self.control.locks = locks;
+        self
+    }
+    /// Stores a word for the user, saved with the body and never read by the engine.
+    pub fn user_data(mut self, data: u64) -> Self {
+        self.control.user_data = data;
+        self
+    }
     /// Sets what a renderer draws.
     pub fn visual(mut self, visual: Visual) -> Self {
         self.visual = Some(visual);
@@ -294,17 +326,27 @@ impl BodyDesc {
             },
         };
         check_visual("desc", &visual)?;
+        let control = BodyControl {
+            force: Vector3::zeros(),
+            torque: Vector3::zeros(),
+            target: None,
+            ..self.control
+        };
+        super::check_control("desc", self.kind, &control)?;
+        let (mut linvel, mut angvel) = (self.linvel, self.angvel);
+        control.locks.apply(&mut linvel, &mut angvel);
         Ok(RigidBody {
             kind: self.kind,
             pose,
-            linvel: self.linvel,
-            angvel: self.angvel,
+            linvel,
+            angvel,
             mass,
             material: self.material,
             mass_properties: BodyMass::derive(self.kind, mass, &collider),
             collider,
             visual,
             sleep: SleepState::new_body(),
+            control,
         })
     }
 }

@@ -3,11 +3,14 @@
 //! its [`Visual`] ([`visual`]), and checked by the one validator in [`validate`], which
 //! `World::insert`, the setters and snapshot restore all call.
 
+mod control;
 mod desc;
 mod mass;
 mod validate;
 mod visual;
 
+pub(crate) use control::check_control;
+pub use control::{BodyControl, Locks};
 pub use desc::{BodyDesc, ColliderFit};
 pub(crate) use mass::BodyMass;
 pub(crate) use validate::{check_body, check_pose};
@@ -110,6 +113,10 @@ pub struct RigidBody {
     /// read).
     #[serde(skip)]
     pub(crate) sleep: SleepState,
+    /// Forces, damping, locks, target, user data (saved beside the bodies in snapshots, so
+    /// that format 8 bodies still read).
+    #[serde(skip)]
+    pub(crate) control: BodyControl,
 }
 
 /// A body's sleep state: simulation state, saved in snapshots and hashed, so that a restored

@@ -17,7 +17,8 @@ pub(crate) fn check_body(prefix: &str, body: &RigidBody) -> Result<(), WorldErro
     check_kind_fits(prefix, body.kind, &body.collider.shape)?;
     check_mass(prefix, body.kind, body.mass)?;
     check_material(prefix, &body.material)?;
-    check_visual(prefix, &body.visual)
+    check_visual(prefix, &body.visual)?;
+    super::check_control(prefix, body.kind, &body.control)
 }
 
 /// A pose: finite, a unit rotation, within [`limits::MAX_COORDINATE`] of the origin. Returns

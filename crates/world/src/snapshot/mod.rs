@@ -7,7 +7,9 @@
 //! and never change a result, so a restored world steps bit for bit like the original, also
 //! when it was saved mid-contact.
 //!
-//! Formats: version 8 (this build) added capsules, convex hulls (saved as their vertices and
+//! Formats: version 9 (this build) added each body's control state (damping, gravity scale,
+//! locks, pending force and torque, kinematic target, user data), beside the bodies as their
+//! sleep states are. Version 8 added capsules, convex hulls (saved as their vertices and
 //! rebuilt, so checked, on load) and compounds (saved as their parts) to the shapes, as new
 //! last variants of `Shape` and `VisualShape`, so that a version 7 file reads with the same
 //! layout. Version 7 added triangle meshes and heightfields: each distinct
@@ -31,7 +33,7 @@
 //! capped by serde_json, and every decoded value is checked (finite numbers, positive sizes,
 //! unit rotations, live handles) before a world is built. Errors, never panics.
 
-use crate::body::{BodyHandle, BodyKind, BodyMass, RigidBody, SleepState, check_body};
+use crate::body::{BodyControl, BodyHandle, BodyKind, BodyMass, RigidBody, SleepState, check_body};
 use crate::config::WorldConfig;
 use crate::contact::{CachedContact, KeptContact};
 use crate::error::{SnapshotError, WorldError};
@@ -47,13 +49,15 @@ use std::path::Path;
 mod legacy;
 mod v5;
 mod v6;
+mod v8;
 
 use legacy::{v1, v2, v3, v4};
 
-/// The format version this build writes (it also reads versions 1 to 7). Version 8 added
-/// capsules, convex hulls and compounds to the shapes (as new last variants: a version 7 file
-/// reads as it is, with the same layout).
-pub const SNAPSHOT_VERSION: u32 = 8;
+/// The format version this build writes (it also reads versions 1 to 8). Version 9 added the
+/// bodies' control states ([`crate::BodyControl`]); version 8 added capsules, convex hulls and
+/// compounds to the shapes (as new last variants: a version 7 file reads with version 8's
+/// layout).
+pub const SNAPSHOT_VERSION: u32 = 9;
 
 /// The oldest format version this build reads.
 pub const OLDEST_SNAPSHOT_VERSION: u32 = 1;
@@ -94,6 +98,8 @@ pub struct Snapshot {
     pub kept: Vec<KeptContact>,
     /// The joints, with their handles and accumulated impulses.
     pub joints: SlotMap<JointHandle, Joint>,
+    /// Each body's control state, in the order of `bodies`.
+    pub controls: Vec<BodyControl>,
 }
 
 #[derive(Deserialize)]
@@ -168,15 +174,19 @@ impl Snapshot {
             serde_json::from_str::<v6::Snapshot>(text)
                 .map_err(json)?
                 .upgraded()
-        } else {
+        } else if header.version < 9 {
             // Versions 7 and 8 share a layout.
-            let mut snapshot: Self = serde_json::from_str(text).map_err(json)?;
+            serde_json::from_str::<v8::Snapshot>(text)
+                .map_err(json)?
+                .upgraded(header.version)
+                .map_err(|_| SnapshotError::Json("the version changed while reading".into()))
+        } else {
+            let snapshot: Self = serde_json::from_str(text).map_err(json)?;
             if snapshot.version != header.version {
                 return Err(SnapshotError::Json(
                     "the version changed while reading".into(),
                 ));
             }
-            snapshot.version = SNAPSHOT_VERSION;
             Ok(snapshot)
         }
     }
@@ -236,6 +246,11 @@ impl Snapshot {
             let (old, left): (v6::Snapshot, &[u8]) =
                 postcard::take_from_bytes(payload).map_err(binary)?;
             (old.upgraded()?, left)
+        } else if version < 9 {
+            // Versions 7 and 8 share a layout.
+            let (old, left): (v8::Snapshot, &[u8]) =
+                postcard::take_from_bytes(payload).map_err(binary)?;
+            (old.upgraded(version)?, left)
         } else {
             let (snapshot, left): (Self, &[u8]) =
                 postcard::take_from_bytes(payload).map_err(binary)?;
@@ -244,14 +259,7 @@ impl Snapshot {
                     "header and body versions differ".into(),
                 ));
             }
-            // Versions 7 and 8 share a layout.
-            (
-                Self {
-                    version: SNAPSHOT_VERSION,
-                    ..snapshot
-                },
-                left,
-            )
+            (snapshot, left)
         };
         if !left.is_empty() {
             return Err(SnapshotError::Binary(format!(
@@ -332,6 +340,7 @@ impl World {
             sleep: self.bodies.values().map(|b| b.sleep).collect(),
             kept: self.kept_contacts.clone(),
             joints: self.joints.clone(),
+            controls: self.bodies.values().map(|b| b.control).collect(),
         }
     }
 
@@ -353,6 +362,10 @@ impl World {
                 range: "finite and non-negative".into(),
             }
             .into());
+        }
+        // Their number is checked last (below), after what refers to the bodies.
+        for (body, control) in snapshot.bodies.values_mut().zip(&snapshot.controls) {
+            body.control = *control;
         }
         for (index, (_, body)) in snapshot.bodies.iter().enumerate() {
             check_body(&format!("bodies[{index}]"), body)?;
@@ -440,12 +453,16 @@ impl World {
             }
             // A body falls asleep with its velocities zeroed and keeps them so: one that moves
             // would leave the box the broad phase keeps for it.
-            if state.asleep && (body.linvel != Vector3::zeros() || body.angvel != Vector3::zeros())
-            {
+            // Nor does it hold a force: adding one wakes it.
+            let still = body.linvel == Vector3::zeros()
+                && body.angvel == Vector3::zeros()
+                && body.control.force == Vector3::zeros()
+                && body.control.torque == Vector3::zeros();
+            if state.asleep && !still {
                 return Err(SnapshotError::Invalid(WorldError::OutOfRange {
                     field: format!("sleep[{index}].asleep"),
                     value: 1.0,
-                    range: "false unless the body's velocities are zero".into(),
+                    range: "false unless the body's velocities and forces are zero".into(),
                 }));
             }
         }
@@ -475,6 +492,13 @@ impl World {
                     }));
                 }
             }
+        }
+        if snapshot.controls.len() != snapshot.bodies.len() {
+            return Err(SnapshotError::Invalid(WorldError::OutOfRange {
+                field: "controls".into(),
+                value: snapshot.controls.len() as Real,
+                range: "one entry per body".into(),
+            }));
         }
         for (body, state) in snapshot.bodies.values_mut().zip(&snapshot.sleep) {
             body.mass_properties = BodyMass::derive(body.kind, body.mass, &body.collider);

@@ -89,6 +89,7 @@ impl Snapshot {
             step: self.step,
             accumulator: self.accumulator,
             surfaces: geom::mesh::shared::OpenTable,
+            controls: vec![Default::default(); self.bodies.len()],
             bodies: self.bodies,
             touching: self.touching,
             contacts: self.contacts,

@@ -39,6 +39,7 @@ impl Snapshot {
             step: self.step,
             accumulator: self.accumulator,
             surfaces: OpenTable,
+            controls: vec![Default::default(); self.bodies.len()],
             bodies: self.bodies,
             touching: self.touching,
             contacts: self.contacts,

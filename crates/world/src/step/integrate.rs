@@ -7,7 +7,8 @@ use geom::{Real, UnitQuaternion, Vector3};
 use slotmap::SlotMap;
 
 /// Adds `gravity * dt` to the velocity of every dynamic body of `live` (the bodies that can
-/// move: nothing sleeps with these responses).
+/// move: nothing sleeps with these responses), or for a body with a control state, damps its
+/// velocities and adds its scaled gravity, force and torque as the solver does (one substep).
 pub(crate) fn velocities(
     bodies: &mut SlotMap<BodyHandle, RigidBody>,
     live: &[BodyHandle],
@@ -17,9 +18,19 @@ pub(crate) fn velocities(
     let dv = gravity * dt;
     for &handle in live {
         let body = &mut bodies[handle];
-        if body.kind == BodyKind::Dynamic {
-            body.linvel += dv;
+        if body.kind != BodyKind::Dynamic {
+            continue;
         }
+        if !body.control.acts() {
+            body.linvel += dv;
+            continue;
+        }
+        let control = body.control;
+        let linear = gravity * (dt * control.gravity_scale)
+            + control.force * (dt * body.mass_properties.inverse_mass);
+        let angular = body.world_inverse_inertia() * control.torque * dt;
+        body.linvel = body.linvel * (1.0 / (1.0 + dt * control.linear_damping)) + linear;
+        body.angvel = body.angvel * (1.0 / (1.0 + dt * control.angular_damping)) + angular;
     }
 }
 
@@ -35,6 +46,8 @@ pub(crate) fn positions(
         if body.kind == BodyKind::Static {
             continue;
         }
+        let locks = body.control.locks;
+        locks.apply(&mut body.linvel, &mut body.angvel);
         body.linvel = limits::clamp_length(body.linvel, limits::MAX_SPEED);
         body.angvel = limits::clamp_length(body.angvel, limits::MAX_ANGULAR_SPEED);
         body.pose.translation.vector += body.linvel * dt;

@@ -3,7 +3,7 @@
 //! from the body's bookkeeping. Static bodies have zero inverse mass and never move; kinematic
 //! bodies have zero inverse mass and move by their velocity.
 
-use crate::body::{BodyKind, RigidBody};
+use crate::body::{BodyKind, Locks, RigidBody};
 use crate::limits;
 use geom::{Matrix3, Point3, Real, UnitQuaternion, Vector3};
 use std::ops::Range;
@@ -65,13 +65,23 @@ impl SolverBody {
         // An isotropic body (`I^-1 = s 1`: a cube, a ball) has the same inverse inertia in every
         // frame: kept exact, so that the solver turns it by `s` alone (`batch::Turns`).
         let inverse_inertia = body.mass_properties.inverse_inertia;
-        let inverse_inertia = if is_isotropic(&inverse_inertia) {
+        let mut inverse_inertia = if is_isotropic(&inverse_inertia) {
             inverse_inertia
         } else {
             let r = body.pose.rotation.to_rotation_matrix();
             let r = r.matrix();
             r * inverse_inertia * r.transpose()
         };
+        // A rotation locked about a world axis is a constraint `w_i = 0`: the constraints see
+        // the inertia of the body that cannot turn so, `P I^-1 P` with `P` the projection
+        // that drops the locked axes (all locked: zero, Box2D's fixed rotation).
+        let locks = &body.control.locks;
+        for axis in 0..3 {
+            if locks.angular[axis] {
+                inverse_inertia.row_mut(axis).fill(0.0);
+                inverse_inertia.column_mut(axis).fill(0.0);
+            }
+        }
         Self {
             linvel: body.linvel,
             angvel: body.angvel,
@@ -128,6 +138,50 @@ pub(crate) fn is_isotropic(m: &Matrix3) -> bool {
             .all(|&x| x == 0.0)
 }
 
+/// What acts on a body besides gravity in a step ([`crate::BodyControl`]): `None` for a body
+/// that feels gravity alone, which then integrates exactly as before controls existed.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Drive {
+    /// Gravity's factor (0 for a kinematic body).
+    gravity_scale: Real,
+    /// `F / m` (m/s^2) and `I^-1 tau` (rad/s^2, world inverse inertia at the step's start).
+    linear: Vector3,
+    angular: Vector3,
+    /// Damping rates (1/s).
+    linear_damping: Real,
+    angular_damping: Real,
+    pub(crate) locks: Locks,
+}
+
+impl Drive {
+    /// What acts on `body` (solver state `state`) besides gravity, if anything does.
+    pub(crate) fn of(body: &RigidBody, state: &SolverBody) -> Option<Self> {
+        let control = &body.control;
+        if !control.acts() {
+            return None;
+        }
+        let dynamic = body.kind == BodyKind::Dynamic;
+        Some(Self {
+            gravity_scale: if dynamic { control.gravity_scale } else { 0.0 },
+            linear: control.force * state.inverse_mass,
+            angular: state.inverse_inertia * control.torque,
+            linear_damping: control.linear_damping,
+            angular_damping: control.angular_damping,
+            locks: control.locks,
+        })
+    }
+
+    /// The velocity update before the gyroscopic term (Box3D's order: damping on the
+    /// velocities the substep starts with, then gravity and the forces).
+    #[inline]
+    fn accelerate(&self, state: &mut SolverBody, gravity: &Vector3, h: Real) {
+        let linear = gravity * (h * self.gravity_scale) + self.linear * h;
+        let angular = self.angular * h;
+        state.linvel = state.linvel * (1.0 / (1.0 + h * self.linear_damping)) + linear;
+        state.angvel = state.angvel * (1.0 / (1.0 + h * self.angular_damping)) + angular;
+    }
+}
+
 /// Per substep, for a dynamic body: gravity, then the gyroscopic term (given the body's
 /// rotation and body-frame inertia; `None` when the inertia is the same about every axis and the
 /// term is zero), then the speed limits.
@@ -142,10 +196,14 @@ pub(crate) fn is_isotropic(m: &Matrix3) -> bool {
 pub(crate) fn integrate_velocity(
     state: &mut SolverBody,
     gyroscopic: Option<(UnitQuaternion, &Matrix3)>,
+    drive: Option<&Drive>,
     gravity: &Vector3,
     h: Real,
 ) {
-    state.linvel += gravity * h;
+    match drive {
+        None => state.linvel += gravity * h,
+        Some(drive) => drive.accelerate(state, gravity, h),
+    }
     // Below a microradian of turn per substep the gyroscopic term is far under rounding.
     if let Some((rotation, inertia)) = gyroscopic
         && (state.angvel * h).norm_squared() > 1e-12
@@ -187,9 +245,20 @@ fn max_angular_speed(h: Real) -> Real {
 /// since the velocity update (warm started from a snapshot, say) must not carry a body past
 /// them; the push-out is held to `max_push_out_speed` as a whole, however many overlaps push
 /// the body.
+///
+/// A body's locked axes (`locks`) are zeroed in its velocities first and in what it moves by
+/// (Box3D: the locks act as a constraint solved last).
 #[inline]
-pub(crate) fn integrate_position(state: &mut SolverBody, h: Real, max_push_out_speed: Real) {
+pub(crate) fn integrate_position(
+    state: &mut SolverBody,
+    h: Real,
+    max_push_out_speed: Real,
+    locks: Option<&Locks>,
+) {
     let max_angular_speed = max_angular_speed(h);
+    if let Some(locks) = locks {
+        locks.apply(&mut state.linvel, &mut state.angvel);
+    }
     state.linvel = limits::clamp_length(state.linvel, limits::MAX_SPEED);
     state.angvel = limits::clamp_length(state.angvel, max_angular_speed);
     let (mut linvel, mut angvel) = (state.linvel, state.angvel);
@@ -198,6 +267,9 @@ pub(crate) fn integrate_position(state: &mut SolverBody, h: Real, max_push_out_s
         angvel = limits::clamp_length(angvel + state.push_angvel, max_angular_speed);
         state.push_linvel = Vector3::zeros();
         state.push_angvel = Vector3::zeros();
+        if let Some(locks) = locks {
+            locks.apply(&mut linvel, &mut angvel);
+        }
     }
     state.delta_position += linvel * h;
     if angvel != Vector3::zeros() {
@@ -209,7 +281,9 @@ pub(crate) fn integrate_position(state: &mut SolverBody, h: Real, max_push_out_s
 }
 
 /// Writes a step's motion back into the body: its centre of mass moved by the step's
-/// displacement, its rotation turned by the step's rotation, its velocities.
+/// displacement, its rotation turned by the step's rotation, its velocities (less their locked
+/// components, which the relax pass and restitution after the last position update may have
+/// given them).
 pub(crate) fn finish(body: &mut RigidBody, state: &SolverBody) {
     let local_center = body.mass_properties.local_center;
     let center: Point3 = body.pose * local_center + state.delta_position;
@@ -219,6 +293,10 @@ pub(crate) fn finish(body: &mut RigidBody, state: &SolverBody) {
     body.pose.translation.vector = center.coords - rotation * local_center.coords;
     body.linvel = limits::clamp_length(state.linvel, limits::MAX_SPEED);
     body.angvel = limits::clamp_length(state.angvel, limits::MAX_ANGULAR_SPEED);
+    let locks = body.control.locks;
+    if !locks.is_none() {
+        locks.apply(&mut body.linvel, &mut body.angvel);
+    }
 }
 
 /// Per slot, what the velocity update reads of a body besides its state.
@@ -226,6 +304,7 @@ pub(super) struct Integration<'a> {
     pub(super) kinds: &'a [BodyKind],
     pub(super) rotations: &'a [UnitQuaternion],
     pub(super) inertias: &'a [Option<Matrix3>],
+    pub(super) drives: &'a [Option<Drive>],
 }
 
 impl Integration<'_> {
@@ -234,7 +313,8 @@ impl Integration<'_> {
         Integration {
             kinds: &self.kinds[slots.clone()],
             rotations: &self.rotations[slots.clone()],
-            inertias: &self.inertias[slots],
+            inertias: &self.inertias[slots.clone()],
+            drives: &self.drives[slots],
         }
     }
 }
@@ -281,7 +361,7 @@ pub(super) fn integrate_velocities(
             let gyroscopic = bodies.inertias[k]
                 .as_ref()
                 .map(|inertia| (state.delta_rotation * bodies.rotations[k], inertia));
-            integrate_velocity(state, gyroscopic, gravity, h);
+            integrate_velocity(state, gyroscopic, bodies.drives[k].as_ref(), gravity, h);
             *uncontacted = [state.linvel, state.angvel];
             if let Some([linear, angular]) = warm {
                 state.linvel += linear;
@@ -294,13 +374,14 @@ pub(super) fn integrate_velocities(
 /// Per substep, the position update of every awake dynamic or kinematic body.
 pub(super) fn integrate_positions(
     states: &mut [SolverBody],
-    kinds: &[BodyKind],
+    bodies: &Integration<'_>,
     h: Real,
     max_push_out_speed: Real,
 ) {
-    for (state, &kind) in states.iter_mut().zip(kinds) {
+    for (k, (state, &kind)) in states.iter_mut().zip(bodies.kinds).enumerate() {
         if kind != BodyKind::Static {
-            integrate_position(state, h, max_push_out_speed);
+            let locks = bodies.drives[k].as_ref().map(|drive| &drive.locks);
+            integrate_position(state, h, max_push_out_speed, locks);
         }
     }
 }

@@ -44,7 +44,7 @@ mod schedule;
 mod soft;
 mod store;
 
-use body::{Integration, integrate_positions, integrate_velocities};
+use body::{Drive, Integration, integrate_positions, integrate_velocities};
 use contact::Gather;
 use place::Traits;
 use store::Impulses;
@@ -95,6 +95,8 @@ pub(crate) struct Solver {
     kinds: Vec<BodyKind>,
     rotations: Vec<UnitQuaternion>,
     inertias: Vec<Option<Matrix3>>,
+    /// Per slot, what acts on the body besides gravity (`None`: gravity alone).
+    drives: Vec<Option<Drive>>,
     /// Per slot, the body's velocities after this substep's velocity update, before any
     /// contact impulse (see [`integrate_velocities`]).
     uncontacted: Vec<[Vector3; 2]>,
@@ -173,6 +175,7 @@ impl Default for Solver {
             kinds: Vec::new(),
             rotations: Vec::new(),
             inertias: Vec::new(),
+            drives: Vec::new(),
             uncontacted: Vec::new(),
             constraint_pairs: Vec::new(),
             lanes: Vec::new(),
@@ -293,6 +296,7 @@ impl Solver {
                 kinds: &self.kinds,
                 rotations: &self.rotations,
                 inertias: &self.inertias,
+                drives: &self.drives,
             };
             let gather = Gather {
                 contacts,
@@ -352,7 +356,7 @@ impl Solver {
                                 contact::solve::<_, true>(c, b, &settings)
                             });
                         }
-                        integrate_positions(states, bodies.kinds, h, max_push_out_speed);
+                        integrate_positions(states, &bodies, h, max_push_out_speed);
                         joint::refresh(joints, states);
                         joint::solve(joints, states, jointed, false, joint_iterations);
                         batches

@@ -46,12 +46,14 @@ impl Solver {
         self.kinds.resize(count, BodyKind::Static);
         self.rotations.resize(count, UnitQuaternion::identity());
         self.inertias.resize(count, None);
+        self.drives.resize(count, None);
         self.slot_groups.resize(count, 0);
         let fixed = std::iter::once(0).chain(self.groups.iter().map(|slots| slots.start as usize));
         for slot in fixed {
             self.states[slot] = SolverBody::FIXED;
             self.traits[slot] = Traits::of(&SolverBody::FIXED);
             self.kinds[slot] = BodyKind::Static;
+            self.drives[slot] = None;
         }
         for (group, slots) in self.groups.iter().enumerate() {
             self.slot_groups[slots.start as usize..slots.end as usize].fill(group as u32);
@@ -65,6 +67,7 @@ impl Solver {
             }
             let slot = slot as usize;
             let state = SolverBody::of(body);
+            self.drives[slot] = body::Drive::of(body, &state);
             self.traits[slot] = Traits::of(&state);
             self.states[slot] = state;
             self.kinds[slot] = body.kind;
