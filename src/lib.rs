@@ -52,9 +52,10 @@ pub mod prelude {
         Volume,
     };
     pub use world::{
-        Axis, BodyControl, BodyDesc, BodyHandle, BodyKind, ColliderFit, ContactEvent, ContactPair,
-        Joint, JointDesc, JointEvent, JointHandle, JointKind, JointReading, Locks, Material, Motor,
-        Response, RigidBody, SleepConfig, Snapshot, SnapshotError, SolverConfig, SolverLanes,
-        Spring, Visual, VisualShape, World, WorldConfig, WorldError,
+        Axis, BodyControl, BodyDesc, BodyHandle, BodyKind, ColliderFit, CollisionFilter,
+        ContactEvent, ContactPair, Joint, JointDesc, JointEvent, JointHandle, JointKind,
+        JointReading, Locks, Material, Motor, QueryFilter, Response, RigidBody, SensorEvent,
+        SleepConfig, Snapshot, SnapshotError, SolverConfig, SolverLanes, Spring, Visual,
+        VisualShape, World, WorldConfig, WorldError,
     };
 }

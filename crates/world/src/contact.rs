@@ -32,12 +32,49 @@ pub enum ContactEvent {
     Stopped(BodyHandle, BodyHandle),
 }
 
+/// A sensor's change: a body began or ended to overlap it. Two sensors never sense each
+/// other.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SensorEvent {
+    /// `visitor` began to overlap `sensor` this step.
+    Begin {
+        /// The sensor's body.
+        sensor: BodyHandle,
+        /// The body that came in.
+        visitor: BodyHandle,
+    },
+    /// `visitor` stopped overlapping `sensor` this step, or one of them was removed, or their
+    /// filters or sensor flags changed so that they no longer meet.
+    End {
+        /// The sensor's body.
+        sensor: BodyHandle,
+        /// The body that left.
+        visitor: BodyHandle,
+    },
+}
+
 /// Appends to `events` the pairs in `now` but not in `before` (started) and those in `before`
 /// but not in `now` (stopped), merging the two sorted lists so that events come in pair order.
 pub(crate) fn diff_events(
     before: &[(BodyHandle, BodyHandle)],
     now: &[(BodyHandle, BodyHandle)],
     events: &mut Vec<ContactEvent>,
+) {
+    diff_pairs(before, now, |started, (a, b)| {
+        events.push(if started {
+            ContactEvent::Started(a, b)
+        } else {
+            ContactEvent::Stopped(a, b)
+        })
+    });
+}
+
+/// Calls `change(true, pair)` for the pairs in `now` but not in `before` and `change(false,
+/// pair)` for those in `before` but not in `now`, in pair order (both lists sorted).
+pub(crate) fn diff_pairs(
+    before: &[(BodyHandle, BodyHandle)],
+    now: &[(BodyHandle, BodyHandle)],
+    mut change: impl FnMut(bool, (BodyHandle, BodyHandle)),
 ) {
     let (mut i, mut j) = (0, 0);
     while i < before.len() || j < now.len() {
@@ -47,15 +84,15 @@ pub(crate) fn diff_events(
                 j += 1;
             }
             (Some(old), Some(new)) if old < new => {
-                events.push(ContactEvent::Stopped(old.0, old.1));
+                change(false, *old);
                 i += 1;
             }
             (Some(old), None) => {
-                events.push(ContactEvent::Stopped(old.0, old.1));
+                change(false, *old);
                 i += 1;
             }
             (_, Some(new)) => {
-                events.push(ContactEvent::Started(new.0, new.1));
+                change(true, *new);
                 j += 1;
             }
             (None, None) => break,

@@ -111,10 +111,26 @@ impl World {
                 }
                 h.u64(control.user_data);
             }
+            let flags = &body.collider.flags;
+            if *flags != crate::body::ColliderFlags::default() {
+                h.u64(0xF1);
+                h.u64(flags.filter.category);
+                h.u64(flags.filter.mask);
+                h.u64(flags.filter.group as u32 as u64);
+                h.u64(u64::from(flags.sensor));
+            }
         }
         for (a, b) in &self.touching {
             h.u64(a.data().as_ffi());
             h.u64(b.data().as_ffi());
+        }
+        // Hashed only when there are any (worlds without sensors hash as before).
+        if !self.sensing.is_empty() {
+            h.u64(0x5E);
+            for (sensor, visitor) in &self.sensing {
+                h.u64(sensor.data().as_ffi());
+                h.u64(visitor.data().as_ffi());
+            }
         }
         for entry in &self.contact_cache {
             h.u64(entry.a.data().as_ffi());

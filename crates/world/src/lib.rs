@@ -24,19 +24,22 @@ mod step;
 mod world;
 
 pub use body::{
-    BodyControl, BodyDesc, BodyHandle, BodyKind, Collider, ColliderFit, Locks, Material, RigidBody,
-    SleepState, Visual, VisualShape,
+    BodyControl, BodyDesc, BodyHandle, BodyKind, Collider, ColliderFit, ColliderFlags,
+    CollisionFilter, Locks, Material, RigidBody, SleepState, Visual, VisualShape,
 };
 pub use config::{
     MAX_JOINT_ITERATIONS, MAX_REUSE_DISTANCE, MAX_SOFT_ITERATIONS, MAX_SUBSTEPS, Response,
     SleepConfig, SolverConfig, WorldConfig,
 };
-pub use contact::{CachedContact, CachedPoint, ContactEvent, ContactPair, KeptContact, KeptPoint};
+pub use contact::{
+    CachedContact, CachedPoint, ContactEvent, ContactPair, KeptContact, KeptPoint, SensorEvent,
+};
 pub use error::{SnapshotError, WorldError};
 pub use joint::{
     Axis, JOINT_SOFTNESS, Joint, JointDesc, JointEvent, JointHandle, JointImpulses, JointKind,
     JointReading, MAX_JOINT_ANGLE, MAX_JOINT_HERTZ, Motor, Spring,
 };
+pub use query::QueryFilter;
 pub use response::solver::SolverLanes;
 pub use snapshot::{MAX_SNAPSHOT_BYTES, OLDEST_SNAPSHOT_VERSION, SNAPSHOT_VERSION, Snapshot};
 pub use world::World;

@@ -8,10 +8,50 @@
 //! scanned. Either way the answers are those of a scan of every body
 //! (`tests/broad_phase.rs` compares them).
 
-use crate::body::{BodyHandle, RigidBody};
+use crate::body::{BodyHandle, CollisionFilter, RigidBody};
 use crate::world::World;
 use collide::{RayHit, ray_volume};
 use geom::{Aabb, Isometry3, Ray, Real};
+
+/// Which bodies a query sees. The default sees every body, sensors included.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct QueryFilter {
+    /// A filter as a collider's: the query sees the bodies it would collide with (Box2D's
+    /// rule, [`CollisionFilter::collides`]); `None` sees every body.
+    pub filter: Option<CollisionFilter>,
+    /// Bodies never seen (the caster's own, say).
+    pub exclude: Vec<BodyHandle>,
+    /// Whether sensors are skipped.
+    pub skip_sensors: bool,
+}
+
+impl QueryFilter {
+    /// Sees the bodies a collider with `filter` would collide with.
+    pub fn new(filter: CollisionFilter) -> Self {
+        Self {
+            filter: Some(filter),
+            ..Self::default()
+        }
+    }
+    /// Never sees `handle`.
+    pub fn excluding(mut self, handle: BodyHandle) -> Self {
+        self.exclude.push(handle);
+        self
+    }
+    /// Skips sensors.
+    pub fn without_sensors(mut self) -> Self {
+        self.skip_sensors = true;
+        self
+    }
+    /// Whether the query sees `body` (of `handle`).
+    #[inline]
+    fn sees(&self, handle: BodyHandle, body: &RigidBody) -> bool {
+        let flags = &body.collider.flags;
+        self.filter.is_none_or(|f| f.collides(&flags.filter))
+            && !(self.skip_sensors && flags.sensor)
+            && !self.exclude.contains(&handle)
+    }
+}
 
 /// Where `ray` first hits `body`'s collider within `limit`.
 fn ray_body(ray: &Ray, body: &RigidBody, limit: Real) -> Option<RayHit> {
@@ -63,18 +103,36 @@ impl World {
 
     /// The first body a ray hits within `max_toi`, and where; ties go to the lower handle.
     pub fn cast_ray(&self, ray: &Ray, max_toi: Real) -> Option<(BodyHandle, RayHit)> {
+        self.cast_ray_filtered(ray, max_toi, &QueryFilter::default())
+    }
+
+    /// The first body `filter` sees that a ray hits within `max_toi`, and where; ties go to the
+    /// lower handle.
+    pub fn cast_ray_filtered(
+        &self,
+        ray: &Ray,
+        max_toi: Real,
+        filter: &QueryFilter,
+    ) -> Option<(BodyHandle, RayHit)> {
         let mut best: Option<(BodyHandle, RayHit)> = None;
         let limit = |best: &Option<(BodyHandle, RayHit)>| best.map_or(max_toi, |(_, hit)| hit.toi);
+        let hit = |handle, body: &RigidBody, bound| {
+            if filter.sees(handle, body) {
+                ray_body(ray, body, bound)
+            } else {
+                None
+            }
+        };
         let Some(changed) = self.changed_since_step() else {
             for (handle, body) in &self.bodies {
-                if let Some(hit) = ray_body(ray, body, limit(&best)) {
+                if let Some(hit) = hit(handle, body, limit(&best)) {
                     closer(&mut best, handle, hit);
                 }
             }
             return best;
         };
         self.scan_moving(&changed, |handle, body| {
-            if let Some(hit) = ray_body(ray, body, limit(&best)) {
+            if let Some(hit) = hit(handle, body, limit(&best)) {
                 closer(&mut best, handle, hit);
             }
         });
@@ -82,7 +140,7 @@ impl World {
             .resting()
             .cast(ray, limit(&best), |slot, bound| {
                 if let Some((handle, body)) = self.resting_body(&changed, slot)
-                    && let Some(hit) = ray_body(ray, body, bound)
+                    && let Some(hit) = hit(handle, body, bound)
                 {
                     closer(&mut best, handle, hit);
                 }
@@ -93,22 +151,29 @@ impl World {
 
     /// The bodies whose collider's world AABB meets `aabb`, in handle order.
     pub fn query_aabb(&self, aabb: &Aabb) -> Vec<BodyHandle> {
-        let meets = |body: &RigidBody| body.world_aabb().intersects(aabb);
+        self.query_aabb_filtered(aabb, &QueryFilter::default())
+    }
+
+    /// The bodies `filter` sees whose collider's world AABB meets `aabb`, in handle order.
+    pub fn query_aabb_filtered(&self, aabb: &Aabb, filter: &QueryFilter) -> Vec<BodyHandle> {
+        let meets = |handle, body: &RigidBody| {
+            filter.sees(handle, body) && body.world_aabb().intersects(aabb)
+        };
         let Some(changed) = self.changed_since_step() else {
             return (self.bodies.iter())
-                .filter(|(_, body)| meets(body))
+                .filter(|&(handle, body)| meets(handle, body))
                 .map(|(handle, _)| handle)
                 .collect();
         };
         let mut found = Vec::new();
         self.scan_moving(&changed, |handle, body| {
-            if meets(body) {
+            if meets(handle, body) {
                 found.push(handle);
             }
         });
         self.active.resting().query(aabb, |slot| {
             if let Some((handle, body)) = self.resting_body(&changed, slot)
-                && meets(body)
+                && meets(handle, body)
             {
                 found.push(handle);
             }

@@ -4,7 +4,9 @@
 
 use crate::body::{BodyDesc, BodyHandle, RigidBody};
 use crate::config::{Response, WorldConfig};
-use crate::contact::{CachedContact, ContactEvent, ContactPair, KeptContact, diff_events};
+use crate::contact::{
+    CachedContact, ContactEvent, ContactPair, KeptContact, SensorEvent, diff_events, diff_pairs,
+};
 use crate::error::WorldError;
 use crate::joint::{Joint, JointEvent, JointHandle};
 use crate::response::reflect;
@@ -84,6 +86,15 @@ pub struct World {
     woken: Vec<BodyHandle>,
     /// Where the next step's touching pairs are gathered (a buffer, swapped with `touching`).
     touching_next: Vec<(BodyHandle, BodyHandle)>,
+    /// The pairs (sensor, visitor) overlapping at the end of the last step, sorted: state, as
+    /// `touching` is (the next step's sensor events depend on it).
+    pub(crate) sensing: Vec<(BodyHandle, BodyHandle)>,
+    /// Sensors' begin and end events of the last step (and of removals since).
+    sensor_events: Vec<SensorEvent>,
+    /// This step's overlapping sensor pairs as the narrow phase found them, and where the next
+    /// `sensing` is gathered (buffers).
+    sensed: Vec<(BodyHandle, BodyHandle)>,
+    sensing_next: Vec<(BodyHandle, BodyHandle)>,
 }
 
 impl World {
@@ -116,6 +127,10 @@ impl World {
             wake: Vec::new(),
             woken: Vec::new(),
             touching_next: Vec::new(),
+            sensing: Vec::new(),
+            sensor_events: Vec::new(),
+            sensed: Vec::new(),
+            sensing_next: Vec::new(),
         }
     }
 
@@ -175,6 +190,14 @@ impl World {
             let gone = a == handle || b == handle;
             if gone {
                 events.push(ContactEvent::Stopped(a, b));
+            }
+            !gone
+        });
+        let events = &mut self.sensor_events;
+        self.sensing.retain(|&(sensor, visitor)| {
+            let gone = sensor == handle || visitor == handle;
+            if gone {
+                events.push(SensorEvent::End { sensor, visitor });
             }
             !gone
         });
@@ -306,6 +329,18 @@ impl World {
         &self.events
     }
 
+    /// Sensors' events of the last step (and of removals since), in the order of (sensor,
+    /// visitor): a body that began to overlap a sensor, or stopped. Each visit gives one
+    /// `Begin` and one `End`; a body asleep inside a sensor stays inside.
+    pub fn sensor_events(&self) -> &[SensorEvent] {
+        &self.sensor_events
+    }
+
+    /// The pairs (sensor, visitor) overlapping at the end of the last step, sorted.
+    pub fn sensor_overlaps(&self) -> &[(BodyHandle, BodyHandle)] {
+        &self.sensing
+    }
+
     /// What each stage of the narrow-phase filter did in the last step.
     pub fn stage_counts(&self) -> StageCounts {
         self.collision.stage_counts
@@ -361,6 +396,7 @@ impl World {
         let dt = self.config.dt;
         self.events.clear();
         self.joint_events.clear();
+        self.sensor_events.clear();
         match self.config.response {
             Response::Solver => {
                 self.wake_disturbed();
@@ -400,6 +436,8 @@ impl World {
                     );
                     self.active.woke(&self.woken);
                 }
+                self.collision
+                    .take_sensed(&mut self.contacts, &mut self.sensed);
                 self.index_joints();
                 self.solver.step(
                     &mut self.bodies,
@@ -442,6 +480,8 @@ impl World {
                     &self.unconnected,
                     &self.attached,
                 );
+                self.collision
+                    .take_sensed(&mut self.contacts, &mut self.sensed);
                 if self.config.response == Response::Reflect {
                     reflect::reflect(&mut self.bodies, &self.contacts);
                 }
@@ -458,6 +498,7 @@ impl World {
         self.active.settle(&self.bodies, may_sleep);
         self.collision.release_volumes();
         self.update_events();
+        self.update_sensor_events();
         self.step_count = self.step_count.saturating_add(1);
     }
 
@@ -759,5 +800,37 @@ impl World {
         now.extend(sleeping);
         diff_events(&self.touching, &now, &mut self.events);
         self.touching_next = std::mem::replace(&mut self.touching, now);
+    }
+
+    /// Begin and end events from the last step's sensor overlaps to this step's: those the
+    /// narrow phase found, and last step's whose pair was not tested because it sleeps
+    /// (a body asleep inside a sensor stays inside).
+    fn update_sensor_events(&mut self) {
+        if self.sensing.is_empty() && self.sensed.is_empty() {
+            return;
+        }
+        let bodies = &self.bodies;
+        let mut now = std::mem::take(&mut self.sensing_next);
+        now.clear();
+        let asleep =
+            |&&(a, b): &&(BodyHandle, BodyHandle)| sleep::is_sleeping_pair(&bodies[a], &bodies[b]);
+        let mut sleeping = self.sensing.iter().filter(asleep).copied().peekable();
+        for &pair in &self.sensed {
+            while let Some(old) = sleeping.next_if(|&old| old < pair) {
+                now.push(old);
+            }
+            sleeping.next_if(|&old| old == pair);
+            now.push(pair);
+        }
+        now.extend(sleeping);
+        let events = &mut self.sensor_events;
+        diff_pairs(&self.sensing, &now, |began, (sensor, visitor)| {
+            events.push(if began {
+                SensorEvent::Begin { sensor, visitor }
+            } else {
+                SensorEvent::End { sensor, visitor }
+            });
+        });
+        self.sensing_next = std::mem::replace(&mut self.sensing, now);
     }
 }

@@ -5,8 +5,8 @@ use super::validate::{
     check_pose, check_visual,
 };
 use super::{
-    BodyControl, BodyKind, BodyMass, Collider, Locks, Material, RigidBody, SleepState, Visual,
-    VisualShape,
+    BodyControl, BodyKind, BodyMass, Collider, ColliderFlags, CollisionFilter, Locks, Material,
+    RigidBody, SleepState, Visual, VisualShape,
 };
 use crate::error::WorldError;
 use geom::validate;
@@ -55,6 +55,8 @@ pub struct BodyDesc {
     /// Colliders added with [`BodyDesc::part`]: when there are any, the body's shape is their
     /// compound (and `shape` is not used).
     pub parts: Vec<Part>,
+    /// The collider's filter and sensor flag ([`ColliderFlags`]).
+    pub collider_flags: ColliderFlags,
     /// Damping, gravity scale, locks and user data ([`BodyControl`]; its force, torque and
     /// target are left at rest by `World::insert`: they are given through the body's setters).
     pub control: BodyControl,
@@ -78,6 +80,7 @@ impl Default for BodyDesc {
             color: [0.7, 0.7, 0.7],
             parts: Vec::new(),
             control: BodyControl::default(),
+            collider_flags: ColliderFlags::default(),
         }
     }
 }
@@ -253,6 +256,17 @@ impl BodyDesc {
         self.control.locks = locks;
         self
     }
+    /// Sets which colliders this body's collides with (Box2D's categories, masks and groups).
+    pub fn filter(mut self, filter: CollisionFilter) -> Self {
+        self.collider_flags.filter = filter;
+        self
+    }
+    /// Makes the collider a sensor: it pushes nothing and reports `SensorEvent`s when bodies
+    /// begin and end to overlap it.
+    pub fn sensor(mut self) -> Self {
+        self.collider_flags.sensor = true;
+        self
+    }
     /// Stores a word for the user, saved with the body and never read by the engine.
     pub fn user_data(mut self, data: u64) -> Self {
         self.control.user_data = data;
@@ -292,6 +306,7 @@ impl BodyDesc {
             &Collider {
                 shape: self.shape.clone(),
                 offset: self.collider_offset,
+                flags: self.collider_flags,
             },
         )?;
         let mass = match (self.kind, self.mass) {

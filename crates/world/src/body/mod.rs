@@ -5,6 +5,7 @@
 
 mod control;
 mod desc;
+mod filter;
 mod mass;
 mod validate;
 mod visual;
@@ -12,6 +13,7 @@ mod visual;
 pub(crate) use control::check_control;
 pub use control::{BodyControl, Locks};
 pub use desc::{BodyDesc, ColliderFit};
+pub use filter::{ColliderFlags, CollisionFilter};
 pub(crate) use mass::BodyMass;
 pub(crate) use validate::{check_body, check_pose};
 pub use visual::{Visual, VisualShape};
@@ -82,6 +84,10 @@ pub struct Collider {
     /// The collider's frame in the body's frame (a mesh's fitted box need not be centred on the
     /// mesh's origin).
     pub offset: Isometry3,
+    /// Its filter and sensor flag (saved beside the bodies in snapshots, so that format 8
+    /// bodies still read).
+    #[serde(skip)]
+    pub flags: ColliderFlags,
 }
 
 impl Collider {
@@ -265,6 +271,26 @@ impl RigidBody {
         self.angvel = angvel;
         self.sleep.wake();
         Ok(())
+    }
+    /// Sets which colliders this body's collides with; it takes effect at the next step (a
+    /// pair it no longer collides with stops touching then), and the body wakes.
+    pub fn set_filter(&mut self, filter: CollisionFilter) {
+        self.collider.flags.filter = filter;
+        self.sleep.wake();
+    }
+    /// Makes the body's collider a sensor (`true`: it pushes nothing and reports
+    /// `SensorEvent`s) or a solid; at the next step, and the body wakes.
+    pub fn set_sensor(&mut self, sensor: bool) {
+        self.collider.flags.sensor = sensor;
+        self.sleep.wake();
+    }
+    /// Whether the body's collider is a sensor.
+    pub fn is_sensor(&self) -> bool {
+        self.collider.flags.sensor
+    }
+    /// Which colliders the body's collides with.
+    pub fn filter(&self) -> &CollisionFilter {
+        &self.collider.flags.filter
     }
     /// Sets the colour; each channel must be finite and in [0, 1].
     pub fn set_color(&mut self, color: [Real; 3]) -> Result<(), WorldError> {

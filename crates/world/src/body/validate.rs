@@ -172,6 +172,7 @@ pub(crate) fn check_collider(prefix: &str, collider: &Collider) -> Result<Collid
     Ok(Collider {
         shape: collider.shape.clone(),
         offset,
+        flags: collider.flags,
     })
 }
 

@@ -8,8 +8,8 @@
 //! when it was saved mid-contact.
 //!
 //! Formats: version 9 (this build) added each body's control state (damping, gravity scale,
-//! locks, pending force and torque, kinematic target, user data), beside the bodies as their
-//! sleep states are. Version 8 added capsules, convex hulls (saved as their vertices and
+//! locks, pending force and torque, kinematic target, user data) and collider flags (filter,
+//! sensor), beside the bodies as their sleep states are, and the sensors' overlaps. Version 8 added capsules, convex hulls (saved as their vertices and
 //! rebuilt, so checked, on load) and compounds (saved as their parts) to the shapes, as new
 //! last variants of `Shape` and `VisualShape`, so that a version 7 file reads with the same
 //! layout. Version 7 added triangle meshes and heightfields: each distinct
@@ -33,7 +33,9 @@
 //! capped by serde_json, and every decoded value is checked (finite numbers, positive sizes,
 //! unit rotations, live handles) before a world is built. Errors, never panics.
 
-use crate::body::{BodyControl, BodyHandle, BodyKind, BodyMass, RigidBody, SleepState, check_body};
+use crate::body::{
+    BodyControl, BodyHandle, BodyKind, BodyMass, ColliderFlags, RigidBody, SleepState, check_body,
+};
 use crate::config::WorldConfig;
 use crate::contact::{CachedContact, KeptContact};
 use crate::error::{SnapshotError, WorldError};
@@ -100,6 +102,11 @@ pub struct Snapshot {
     pub joints: SlotMap<JointHandle, Joint>,
     /// Each body's control state, in the order of `bodies`.
     pub controls: Vec<BodyControl>,
+    /// Each body's collider filter and sensor flag, in the order of `bodies`.
+    pub colliders: Vec<ColliderFlags>,
+    /// The (sensor, visitor) pairs overlapping after the last step, sorted (the next step's
+    /// sensor events depend on them).
+    pub sensing: Vec<(BodyHandle, BodyHandle)>,
 }
 
 #[derive(Deserialize)]
@@ -341,6 +348,8 @@ impl World {
             kept: self.kept_contacts.clone(),
             joints: self.joints.clone(),
             controls: self.bodies.values().map(|b| b.control).collect(),
+            colliders: self.bodies.values().map(|b| b.collider.flags).collect(),
+            sensing: self.sensing.clone(),
         }
     }
 
@@ -366,6 +375,9 @@ impl World {
         // Their number is checked last (below), after what refers to the bodies.
         for (body, control) in snapshot.bodies.values_mut().zip(&snapshot.controls) {
             body.control = *control;
+        }
+        for (body, flags) in snapshot.bodies.values_mut().zip(&snapshot.colliders) {
+            body.collider.flags = *flags;
         }
         for (index, (_, body)) in snapshot.bodies.iter().enumerate() {
             check_body(&format!("bodies[{index}]"), body)?;
@@ -493,12 +505,33 @@ impl World {
                 }
             }
         }
-        if snapshot.controls.len() != snapshot.bodies.len() {
-            return Err(SnapshotError::Invalid(WorldError::OutOfRange {
-                field: "controls".into(),
-                value: snapshot.controls.len() as Real,
-                range: "one entry per body".into(),
-            }));
+        for (field, len) in [
+            ("controls", snapshot.controls.len()),
+            ("colliders", snapshot.colliders.len()),
+        ] {
+            if len != snapshot.bodies.len() {
+                return Err(SnapshotError::Invalid(WorldError::OutOfRange {
+                    field: field.into(),
+                    value: len as Real,
+                    range: "one entry per body".into(),
+                }));
+            }
+        }
+        for (index, &(sensor, visitor)) in snapshot.sensing.iter().enumerate() {
+            let senses = |h| {
+                snapshot
+                    .bodies
+                    .get(h)
+                    .map(|b: &RigidBody| b.collider.flags.sensor)
+            };
+            let ordered = index == 0 || snapshot.sensing[index - 1] < (sensor, visitor);
+            if !(senses(sensor) == Some(true) && senses(visitor) == Some(false) && ordered) {
+                return Err(SnapshotError::Invalid(WorldError::OutOfRange {
+                    field: format!("sensing[{index}]"),
+                    value: index as Real,
+                    range: "a sorted pair of a live sensor and a live body that is not one".into(),
+                }));
+            }
         }
         for (body, state) in snapshot.bodies.values_mut().zip(&snapshot.sleep) {
             body.mass_properties = BodyMass::derive(body.kind, body.mass, &body.collider);
@@ -512,6 +545,7 @@ impl World {
         world.kept_contacts = snapshot.kept;
         world.bodies = snapshot.bodies;
         world.joints = snapshot.joints;
+        world.sensing = snapshot.sensing;
         world.joints_changed();
         Ok(world)
     }

@@ -90,6 +90,8 @@ impl Snapshot {
             accumulator: self.accumulator,
             surfaces: geom::mesh::shared::OpenTable,
             controls: vec![Default::default(); self.bodies.len()],
+            colliders: vec![Default::default(); self.bodies.len()],
+            sensing: Vec::new(),
             bodies: self.bodies,
             touching: self.touching,
             contacts: self.contacts,

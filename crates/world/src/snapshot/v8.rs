@@ -43,6 +43,8 @@ impl Snapshot {
             accumulator: self.accumulator,
             surfaces: self.surfaces,
             controls: vec![Default::default(); self.bodies.len()],
+            colliders: vec![Default::default(); self.bodies.len()],
+            sensing: Vec::new(),
             bodies: self.bodies,
             touching: self.touching,
             contacts: self.contacts,

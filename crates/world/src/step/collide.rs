@@ -12,7 +12,7 @@ use super::active::{Active, slot_of};
 use super::merge_sorted;
 use super::seams;
 use super::sleep::is_awake_movable;
-use crate::body::{BodyHandle, BodyKind, RigidBody};
+use crate::body::{BodyHandle, BodyKind, ColliderFlags, RigidBody};
 use crate::contact::{ContactPair, KeptContact};
 use crate::joint::JointHandle;
 use arrayvec::ArrayVec;
@@ -91,16 +91,21 @@ struct Flags {
     moving: bool,
     resting_kinematic: bool,
     disturbed: bool,
+    /// The collider's filter and sensor flag.
+    collider: ColliderFlags,
 }
 
 impl Flags {
-    /// Whether a pair of bodies so flagged is tested (see [`Collision::tested`]).
+    /// Whether a pair of bodies so flagged is tested (see [`Collision::tested`]): one of them
+    /// moves or was disturbed, their filters let them collide, and they are not both sensors.
     #[inline]
     fn tested(a: &Self, b: &Self) -> bool {
         let awake_or_disturbed = |k: &Self, other: &Self| {
             (k.resting_kinematic && !other.asleep) || (k.disturbed && other.asleep)
         };
-        a.moving || b.moving || awake_or_disturbed(a, b) || awake_or_disturbed(b, a)
+        (a.moving || b.moving || awake_or_disturbed(a, b) || awake_or_disturbed(b, a))
+            && a.collider.filter.collides(&b.collider.filter)
+            && !(a.collider.sensor && b.collider.sensor)
     }
 }
 
@@ -153,6 +158,7 @@ impl Entry {
                 moving,
                 resting_kinematic: body.kind == BodyKind::Kinematic && !moving,
                 disturbed: body.sleep.disturbed,
+                collider: body.collider.flags,
             },
         }
     }
@@ -172,6 +178,7 @@ impl Made {
             moving: false,
             resting_kinematic: false,
             disturbed: false,
+            ..self.flags
         };
         self
     }
@@ -292,6 +299,47 @@ impl Collision {
             None => self.test_pairs(&pairs, contacts, &mut indices, wake, None),
         }
         (self.pairs, self.contact_indices) = (pairs, indices);
+    }
+
+    /// Moves the contacts of pairs with a sensor out of `contacts` (and their indices): they
+    /// push nothing. The pairs among them that overlap (depth at least 0; a speculative contact
+    /// is a gap) go to `overlaps` as (sensor, visitor), sorted, once each.
+    pub(crate) fn take_sensed(
+        &mut self,
+        contacts: &mut Vec<ContactPair>,
+        overlaps: &mut Vec<(BodyHandle, BodyHandle)>,
+    ) {
+        overlaps.clear();
+        if !self.flags.iter().any(|f| f.collider.sensor) {
+            return;
+        }
+        let (flags, indices) = (&self.flags, &mut self.contact_indices);
+        let mut kept = 0;
+        for k in 0..contacts.len() {
+            let (i, j) = indices[k];
+            let (a_senses, b_senses) = (
+                flags[i as usize].collider.sensor,
+                flags[j as usize].collider.sensor,
+            );
+            if a_senses || b_senses {
+                let pair = &contacts[k];
+                if pair.contact.depth >= 0.0 {
+                    overlaps.push(if a_senses {
+                        (pair.a, pair.b)
+                    } else {
+                        (pair.b, pair.a)
+                    });
+                }
+            } else {
+                contacts.swap(kept, k);
+                indices.swap(kept, k);
+                kept += 1;
+            }
+        }
+        contacts.truncate(kept);
+        indices.truncate(kept);
+        overlaps.sort_unstable();
+        overlaps.dedup();
     }
 
     /// Whether a body of the dense set sleeps (a sleeping body the last run met, or one
