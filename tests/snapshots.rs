@@ -203,7 +203,11 @@ fn hostile_inputs_fail_fast_in_bounded_memory() {
         "{whole:?}"
     );
     // A billion control states, collider flags, sensor overlaps.
-    for (cut, what) in [(3, "controls"), (2, "collider flags"), (1, "sensor overlaps")] {
+    for (cut, what) in [
+        (3, "controls"),
+        (2, "collider flags"),
+        (1, "sensor overlaps"),
+    ] {
         let mut hostile = whole[..whole.len() - cut].to_vec();
         hostile.extend_from_slice(&[0x80, 0x94, 0xeb, 0xdc, 0x03]);
         hostile.extend_from_slice(&whole[whole.len() - cut + 1..]);

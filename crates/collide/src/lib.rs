@@ -14,13 +14,14 @@
 //!   [`obb_obb_contact`]), sphere-box, sphere-sphere, AABB-AABB, and the capsule pairs
 //!   ([`capsule_obb_contact_within`] and its neighbours).
 //! - [`contact`] and [`intersects`]: the dispatch over posed [`geom::Shape`]s.
-//! - Ray casts: [`ray_aabb`], [`ray_obb`], [`ray_sphere`].
+//! - Ray casts: [`ray_aabb`], [`ray_obb`], [`ray_sphere`]; shape casts: [`cast_shape`].
 //! - [`staged`]: seed 004's filter (spheres, then AABBs, then the exact test) with counts.
 //! - [`broad`]: rows of grid cells swept against their neighbours, each overlapping pair once,
 //!   deterministic.
 //! - [`d2`]: rectangles, convex polygons and circles in 2D.
 
 pub mod broad;
+mod cast;
 mod contact;
 pub mod d2;
 mod dispatch;
@@ -29,6 +30,7 @@ mod ray;
 mod segment;
 pub mod staged;
 
+pub use cast::{CAST_TOLERANCE, ShapeCastHit, cast_shape};
 pub use contact::{Contact, ContactPoint, FeatureId};
 pub use dispatch::{
     contact, contact_within, has_several_manifolds, has_surface, intersects, volume_contact,

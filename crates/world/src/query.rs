@@ -8,10 +8,14 @@
 //! scanned. Either way the answers are those of a scan of every body
 //! (`tests/broad_phase.rs` compares them).
 
-use crate::body::{BodyHandle, CollisionFilter, RigidBody};
+use crate::body::{BodyHandle, Collider, CollisionFilter, RigidBody, check_collider, check_pose};
+use crate::error::WorldError;
+use crate::limits::{self, Range, components_within};
 use crate::world::World;
-use collide::{RayHit, ray_volume};
-use geom::{Aabb, Isometry3, Ray, Real};
+use collide::{
+    RayHit, ShapeCastHit, cast_shape, ray_volume, volume_contact_within, volume_intersects,
+};
+use geom::{Aabb, Isometry3, Point3, Ray, Real, Shape, Vector3, Volume};
 
 /// Which bodies a query sees. The default sees every body, sensors included.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -182,9 +186,165 @@ impl World {
         found
     }
 
+    /// Every body `filter` sees that a ray hits within `max_toi`, each with its first hit,
+    /// nearest first (ties in handle order).
+    pub fn cast_ray_all(
+        &self,
+        ray: &Ray,
+        max_toi: Real,
+        filter: &QueryFilter,
+    ) -> Vec<(BodyHandle, RayHit)> {
+        let mut hits = Vec::new();
+        let mut visit = |handle, body: &RigidBody| {
+            if filter.sees(handle, body)
+                && let Some(hit) = ray_body(ray, body, max_toi)
+            {
+                hits.push((handle, hit));
+            }
+        };
+        match self.changed_since_step() {
+            None => self.bodies.iter().for_each(|(h, b)| visit(h, b)),
+            Some(changed) => {
+                self.scan_moving(&changed, &mut visit);
+                self.active.resting().cast(ray, max_toi, |slot, _| {
+                    if let Some((handle, body)) = self.resting_body(&changed, slot) {
+                        visit(handle, body);
+                    }
+                    max_toi
+                });
+            }
+        }
+        hits.sort_by(|(h, a), (k, b)| a.toi.total_cmp(&b.toi).then(h.cmp(k)));
+        hits
+    }
+
+    /// Sweeps `shape` (a ball, box, capsule, hull or compound) from `pose` along
+    /// `translation` (without turning) and returns the first body `filter` sees that it
+    /// touches, and where ([`ShapeCastHit`]: the fraction of the translation, the normal of
+    /// the surface hit, the point); ties go to the lower handle. A shape that starts touching
+    /// a body hits it at fraction 0. The error names a shape that is not a valid solid, or a
+    /// pose or translation that is not finite or out of range.
+    pub fn cast_shape(
+        &self,
+        shape: &Shape,
+        pose: &Isometry3,
+        translation: Vector3,
+        filter: &QueryFilter,
+    ) -> Result<Option<(BodyHandle, ShapeCastHit)>, WorldError> {
+        let pose = check_query_shape(shape, pose)?;
+        components_within(
+            || "translation".into(),
+            &translation,
+            Range::Around(limits::MAX_COORDINATE, "m", "the pose"),
+        )?;
+        let start = shape.aabb(&pose);
+        let swept = start.merged(&start.translated(&translation));
+        let mut best: Option<(BodyHandle, ShapeCastHit)> = None;
+        for handle in self.query_aabb_filtered(&swept, filter) {
+            let body = &self.bodies[handle];
+            let target = world_volume(body);
+            if let Some(hit) = cast_shape(shape, &pose, &translation, &target)
+                && best.is_none_or(|(_, b)| hit.fraction < b.fraction)
+            {
+                best = Some((handle, hit));
+            }
+        }
+        Ok(best)
+    }
+
+    /// The bodies `filter` sees whose colliders `shape` (a solid) at `pose` touches or
+    /// overlaps, in handle order. The error names a bad shape or pose.
+    pub fn overlap_shape(
+        &self,
+        shape: &Shape,
+        pose: &Isometry3,
+        filter: &QueryFilter,
+    ) -> Result<Vec<BodyHandle>, WorldError> {
+        let pose = check_query_shape(shape, pose)?;
+        let volume = shape.world(&pose);
+        let mut found = self.query_aabb_filtered(&shape.aabb(&pose), filter);
+        found.retain(|&handle| volume_intersects(&volume, &world_volume(&self.bodies[handle])));
+        Ok(found)
+    }
+
+    /// The point of a body `filter` sees nearest to `point`, within `max_distance`: the body,
+    /// the point on its collider, and the distance (0, and `point` itself, inside a solid).
+    /// Ties go to the lower handle. The error names a point that is not finite or out of
+    /// range, or a negative or non-finite distance.
+    pub fn closest_point(
+        &self,
+        point: Point3,
+        max_distance: Real,
+        filter: &QueryFilter,
+    ) -> Result<Option<(BodyHandle, Point3, Real)>, WorldError> {
+        components_within(
+            || "point".into(),
+            &point.coords,
+            Range::Around(limits::MAX_COORDINATE, "m", "the origin"),
+        )?;
+        limits::within(
+            "max_distance",
+            max_distance,
+            Range::Between(0.0, limits::MAX_COORDINATE, "m"),
+        )?;
+        // A ball of the smallest size stands for the point: its contact gives the direction
+        // to the nearest surface and the gap.
+        let radius = limits::MIN_SIZE;
+        let probe = Shape::Ball { radius };
+        let at = Isometry3::translation(point.x, point.y, point.z);
+        let ball = probe.world(&at);
+        let reach = Aabb::new(point, point).loosened(max_distance + radius);
+        let mut best: Option<(BodyHandle, Point3, Real)> = None;
+        for handle in self.query_aabb_filtered(&reach, filter) {
+            let target = world_volume(&self.bodies[handle]);
+            let Some(contact) = volume_contact_within(&ball, &target, max_distance) else {
+                continue;
+            };
+            let (nearest, distance) = if contact.depth >= radius {
+                (point, 0.0)
+            } else {
+                let distance = (radius - contact.depth).max(0.0);
+                (point + contact.normal * distance, distance)
+            };
+            if distance <= max_distance && best.is_none_or(|(_, _, d)| distance < d) {
+                best = Some((handle, nearest, distance));
+            }
+        }
+        Ok(best)
+    }
+
     /// The collider of `handle` placed in the world, if the body exists.
     pub fn collider_pose(&self, handle: BodyHandle) -> Option<Isometry3> {
         let body = self.bodies.get(handle)?;
         Some(body.collider.world_pose(&body.pose))
     }
+}
+
+/// `body`'s collider placed in the world.
+fn world_volume(body: &RigidBody) -> Volume {
+    body.collider
+        .shape
+        .world(&body.collider.world_pose(&body.pose))
+}
+
+/// A query's shape and pose, checked as a body's collider is (the error names the field);
+/// surfaces are refused: a query shape is a solid.
+fn check_query_shape(shape: &Shape, pose: &Isometry3) -> Result<Isometry3, WorldError> {
+    let pose = check_pose("pose", pose)?;
+    if matches!(shape, Shape::TriMesh { .. } | Shape::HeightField { .. }) {
+        return Err(WorldError::OutOfRange {
+            field: "shape".into(),
+            value: 0.0,
+            range: "a solid (ball, box, capsule, hull or compound), not a surface".into(),
+        });
+    }
+    check_collider(
+        "query",
+        &Collider {
+            shape: shape.clone(),
+            offset: Isometry3::identity(),
+            flags: Default::default(),
+        },
+    )?;
+    Ok(pose)
 }

@@ -15,7 +15,7 @@ pub use control::{BodyControl, Locks};
 pub use desc::{BodyDesc, ColliderFit};
 pub use filter::{ColliderFlags, CollisionFilter};
 pub(crate) use mass::BodyMass;
-pub(crate) use validate::{check_body, check_pose};
+pub(crate) use validate::{check_body, check_collider, check_pose};
 pub use visual::{Visual, VisualShape};
 
 use crate::error::WorldError;
