@@ -53,7 +53,7 @@ pub mod prelude {
     };
     pub use world::{
         Axis, BodyControl, BodyDesc, BodyHandle, BodyKind, ColliderFit, CollisionFilter,
-        ContactEvent, ContactPair, Joint, JointDesc, JointEvent, JointHandle, JointKind,
+        ContactEvent, ContactPair, HitEvent, Joint, JointDesc, JointEvent, JointHandle, JointKind,
         JointReading, Locks, Material, Motor, QueryFilter, Response, RigidBody, SensorEvent,
         SleepConfig, Snapshot, SnapshotError, SolverConfig, SolverLanes, Spring, Visual,
         VisualShape, World, WorldConfig, WorldError,

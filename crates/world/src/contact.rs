@@ -32,6 +32,23 @@ pub enum ContactEvent {
     Stopped(BodyHandle, BodyHandle),
 }
 
+/// A contact that began this step with its bodies approaching faster than a collider of the
+/// pair asked for ([`crate::ColliderFlags::hit_speed`]; Box3D's contact hit event).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct HitEvent {
+    /// The first body (the lower handle).
+    pub a: BodyHandle,
+    /// The second body.
+    pub b: BodyHandle,
+    /// The deepest point of the contact, world space.
+    pub point: geom::Point3,
+    /// The contact normal, unit, from `a` toward `b`.
+    pub normal: geom::Vector3,
+    /// How fast the bodies approached along the normal at that point, before the step's
+    /// response (m/s, positive).
+    pub speed: geom::Real,
+}
+
 /// A sensor's change: a body began or ended to overlap it. Two sensors never sense each
 /// other.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

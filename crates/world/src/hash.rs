@@ -118,6 +118,9 @@ impl World {
                 h.u64(flags.filter.mask);
                 h.u64(flags.filter.group as u32 as u64);
                 h.u64(u64::from(flags.sensor));
+                if let Some(speed) = flags.hit_speed {
+                    h.f32(speed);
+                }
             }
         }
         for (a, b) in &self.touching {

@@ -5,7 +5,8 @@
 use crate::body::{BodyDesc, BodyHandle, RigidBody};
 use crate::config::{Response, WorldConfig};
 use crate::contact::{
-    CachedContact, ContactEvent, ContactPair, KeptContact, SensorEvent, diff_events, diff_pairs,
+    CachedContact, ContactEvent, ContactPair, HitEvent, KeptContact, SensorEvent, diff_events,
+    diff_pairs,
 };
 use crate::error::WorldError;
 use crate::joint::{Joint, JointEvent, JointHandle};
@@ -95,6 +96,10 @@ pub struct World {
     /// `sensing` is gathered (buffers).
     sensed: Vec<(BodyHandle, BodyHandle)>,
     sensing_next: Vec<(BodyHandle, BodyHandle)>,
+    /// Hit events of the last step, and this step's candidates: the pairs asking for hits
+    /// that were not touching, with their approach before the response, in pair order.
+    hit_events: Vec<HitEvent>,
+    hit_candidates: Vec<HitEvent>,
 }
 
 impl World {
@@ -131,6 +136,8 @@ impl World {
             sensor_events: Vec::new(),
             sensed: Vec::new(),
             sensing_next: Vec::new(),
+            hit_events: Vec::new(),
+            hit_candidates: Vec::new(),
         }
     }
 
@@ -336,6 +343,13 @@ impl World {
         &self.sensor_events
     }
 
+    /// Hit events of the last step, in pair order: contacts that began with their bodies
+    /// approaching faster than a collider of the pair asked for
+    /// ([`crate::BodyDesc::hit_events`]).
+    pub fn hit_events(&self) -> &[HitEvent] {
+        &self.hit_events
+    }
+
     /// The pairs (sensor, visitor) overlapping at the end of the last step, sorted.
     pub fn sensor_overlaps(&self) -> &[(BodyHandle, BodyHandle)] {
         &self.sensing
@@ -397,6 +411,7 @@ impl World {
         self.events.clear();
         self.joint_events.clear();
         self.sensor_events.clear();
+        self.hit_events.clear();
         match self.config.response {
             Response::Solver => {
                 self.wake_disturbed();
@@ -438,6 +453,7 @@ impl World {
                 }
                 self.collision
                     .take_sensed(&mut self.contacts, &mut self.sensed);
+                self.find_hit_candidates();
                 self.index_joints();
                 self.solver.step(
                     &mut self.bodies,
@@ -482,6 +498,7 @@ impl World {
                 );
                 self.collision
                     .take_sensed(&mut self.contacts, &mut self.sensed);
+                self.find_hit_candidates();
                 if self.config.response == Response::Reflect {
                     reflect::reflect(&mut self.bodies, &self.contacts);
                 }
@@ -499,6 +516,7 @@ impl World {
         self.collision.release_volumes();
         self.update_events();
         self.update_sensor_events();
+        self.update_hit_events();
         self.step_count = self.step_count.saturating_add(1);
     }
 
@@ -800,6 +818,62 @@ impl World {
         now.extend(sleeping);
         diff_events(&self.touching, &now, &mut self.events);
         self.touching_next = std::mem::replace(&mut self.touching, now);
+    }
+
+    /// Before the response: the contacts that may begin this step (their pair was not
+    /// touching) between colliders that ask for hits, with the bodies' approach speed at the
+    /// deepest point along the normal, in pair order.
+    fn find_hit_candidates(&mut self) {
+        self.hit_candidates.clear();
+        for pair in &self.contacts {
+            let (a, b) = (&self.bodies[pair.a], &self.bodies[pair.b]);
+            let threshold = match (a.collider.flags.hit_speed, b.collider.flags.hit_speed) {
+                (Some(x), Some(y)) => x.min(y),
+                (Some(x), None) | (None, Some(x)) => x,
+                (None, None) => continue,
+            };
+            let listed = self.hit_candidates.last().map(|h| (h.a, h.b));
+            if self.touching.binary_search(&(pair.a, pair.b)).is_ok()
+                || listed == Some((pair.a, pair.b))
+            {
+                continue;
+            }
+            let Some(deepest) =
+                (pair.contact.points.iter()).max_by(|p, q| p.depth.total_cmp(&q.depth))
+            else {
+                continue;
+            };
+            let point = deepest.position;
+            let velocity = |body: &RigidBody| {
+                body.linvel + body.angvel.cross(&(point - body.center_of_mass()))
+            };
+            let speed = -(velocity(b) - velocity(a)).dot(&pair.contact.normal);
+            if speed > threshold {
+                self.hit_candidates.push(HitEvent {
+                    a: pair.a,
+                    b: pair.b,
+                    point,
+                    normal: pair.contact.normal,
+                    speed,
+                });
+            }
+        }
+    }
+
+    /// After the events: the candidates whose pair did begin touching.
+    fn update_hit_events(&mut self) {
+        if self.hit_candidates.is_empty() {
+            return;
+        }
+        for event in &self.events {
+            if let ContactEvent::Started(a, b) = *event
+                && let Ok(i) = self
+                    .hit_candidates
+                    .binary_search_by(|h| (h.a, h.b).cmp(&(a, b)))
+            {
+                self.hit_events.push(self.hit_candidates[i]);
+            }
+        }
     }
 
     /// Begin and end events from the last step's sensor overlaps to this step's: those the

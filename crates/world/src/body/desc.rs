@@ -267,6 +267,12 @@ impl BodyDesc {
         self.collider_flags.sensor = true;
         self
     }
+    /// Asks for hit events: the contacts the collider begins with the bodies approaching faster
+    /// than `speed` (m/s) are reported by `World::hit_events`.
+    pub fn hit_events(mut self, speed: Real) -> Self {
+        self.collider_flags.hit_speed = Some(speed);
+        self
+    }
     /// Stores a word for the user, saved with the body and never read by the engine.
     pub fn user_data(mut self, data: u64) -> Self {
         self.control.user_data = data;

@@ -7,8 +7,11 @@
 //! any narrow phase, so it makes no contact and no event. A sensor's pairs are found by the
 //! narrow phase as any others, but never become constraints: they push nothing, and give
 //! [`crate::SensorEvent`]s when they begin and end to overlap. Two sensors never sense each
-//! other (Box3D's rule). Both are state, saved and hashed with the body.
+//! other (Box3D's rule). A collider may also ask for hit events (Box3D's contact hit events):
+//! the contacts it begins with an approach speed above its threshold. All of it is state,
+//! saved and hashed with the body.
 
+use geom::Real;
 use serde::{Deserialize, Serialize};
 
 /// Collision categories, masks and a group (Box2D's `b2Filter`). The default collides with
@@ -46,12 +49,17 @@ impl CollisionFilter {
     }
 }
 
-/// What a body's collider saves besides its shape and offset: its filter and whether it is a
-/// sensor (saved beside the bodies in snapshots, so that format 8 bodies still read).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+/// What a body's collider saves besides its shape and offset: its filter, whether it is a
+/// sensor, and whether it reports hits (saved beside the bodies in snapshots, so that format 8
+/// bodies still read).
+#[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize)]
 pub struct ColliderFlags {
     /// Which colliders it collides with.
     pub filter: CollisionFilter,
     /// Whether it only senses (see the module documentation).
     pub sensor: bool,
+    /// Opt-in hit events: a contact of this collider that begins with its bodies approaching
+    /// faster than this (m/s) gives a [`crate::HitEvent`]; `None` (the default) gives none.
+    /// A pair whose colliders both ask takes the lower speed.
+    pub hit_speed: Option<Real>,
 }

@@ -284,6 +284,14 @@ impl RigidBody {
         self.collider.flags.sensor = sensor;
         self.sleep.wake();
     }
+    /// Asks for hit events from the body's collider: the contacts it begins with the bodies
+    /// approaching faster than `speed` (m/s, in `[0, 1e5]`); `None` for none. The error names
+    /// a speed out of range, and then nothing changes.
+    pub fn set_hit_events(&mut self, speed: Option<Real>) -> Result<(), WorldError> {
+        validate::check_hit_speed("hit_speed", speed)?;
+        self.collider.flags.hit_speed = speed;
+        Ok(())
+    }
     /// Whether the body's collider is a sensor.
     pub fn is_sensor(&self) -> bool {
         self.collider.flags.sensor

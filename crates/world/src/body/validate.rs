@@ -169,6 +169,7 @@ pub(crate) fn check_collider(prefix: &str, collider: &Collider) -> Result<Collid
         &offset.translation.vector,
         Range::Around(limits::MAX_SIZE, "m", "the body"),
     )?;
+    check_hit_speed(&format!("{prefix}.hit_speed"), collider.flags.hit_speed)?;
     Ok(Collider {
         shape: collider.shape.clone(),
         offset,
@@ -205,4 +206,12 @@ pub(crate) fn check_visual(prefix: &str, visual: &Visual) -> Result<(), WorldErr
         }
     }
     check_color(&format!("{prefix}.visual.color"), &visual.color)
+}
+
+/// A collider's hit-event speed: none, or in `[0, MAX_SPEED]` m/s.
+pub(crate) fn check_hit_speed(field: &str, speed: Option<Real>) -> Result<(), WorldError> {
+    if let Some(speed) = speed {
+        within(field, speed, Range::Between(0.0, limits::MAX_SPEED, "m/s"))?;
+    }
+    Ok(())
 }
