@@ -52,10 +52,10 @@ pub mod prelude {
         Volume,
     };
     pub use world::{
-        Axis, BodyControl, BodyDesc, BodyHandle, BodyKind, ColliderFit, CollisionFilter,
-        ContactEvent, ContactPair, HitEvent, Joint, JointDesc, JointEvent, JointHandle, JointKind,
-        JointReading, Locks, Material, Motor, QueryFilter, Response, RigidBody, SensorEvent,
-        SleepConfig, Snapshot, SnapshotError, SolverConfig, SolverLanes, Spring, Visual,
-        VisualShape, World, WorldConfig, WorldError,
+        Axis, BodyControl, BodyDesc, BodyHandle, BodyKind, CharacterConfig, CharacterController,
+        CharacterMove, ColliderFit, CollisionFilter, ContactEvent, ContactPair, HitEvent, Joint,
+        JointDesc, JointEvent, JointHandle, JointKind, JointReading, Locks, Material, Motor,
+        QueryFilter, Response, RigidBody, SensorEvent, SleepConfig, Snapshot, SnapshotError,
+        SolverConfig, SolverLanes, Spring, Visual, VisualShape, World, WorldConfig, WorldError,
     };
 }

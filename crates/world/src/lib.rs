@@ -11,6 +11,7 @@
 //! by stage), `query.rs`, `snapshot.rs`, `hash.rs`.
 
 mod body;
+mod character;
 mod config;
 mod contact;
 mod error;
@@ -27,6 +28,7 @@ pub use body::{
     BodyControl, BodyDesc, BodyHandle, BodyKind, Collider, ColliderFit, ColliderFlags,
     CollisionFilter, Locks, Material, RigidBody, SleepState, Visual, VisualShape,
 };
+pub use character::{CharacterConfig, CharacterController, CharacterMove};
 pub use config::{
     MAX_JOINT_ITERATIONS, MAX_REUSE_DISTANCE, MAX_SOFT_ITERATIONS, MAX_SUBSTEPS, Response,
     SleepConfig, SolverConfig, WorldConfig,
