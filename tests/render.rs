@@ -452,3 +452,21 @@ fn the_shapes_come_to_rest_in_their_bin() {
     assert_eq!(number(&report, "lost"), 0.0, "{report:?}");
     assert_eq!(number(&report, "asleep"), 60.0, "{report:?}");
 }
+
+#[test]
+fn the_character_walks_its_scripted_path_through_the_level() {
+    // The character example's scripted walk, 540 steps: north, east into the trigger (which
+    // reports it once, and its leaving), west through the crates (which it pushes), south,
+    // and east up four 0.25 m steps onto the top one, where it stands.
+    let (_, report) = render_with_report("character", 540, &[]);
+    assert_eq!(number(&report, "entered"), 1.0, "{report:?}");
+    assert_eq!(number(&report, "inside"), 0.0, "{report:?}");
+    assert!(number(&report, "pushed") > 0.5, "{report:?}");
+    assert_eq!(number(&report, "grounded"), 1.0, "{report:?}");
+    let (x, y) = (number(&report, "x"), number(&report, "y"));
+    assert!((3.0..3.8).contains(&x), "on the top step: {report:?}");
+    assert!(
+        (y - (1.0 + 0.81)).abs() < 0.03,
+        "standing on it: {report:?}"
+    );
+}

@@ -7,6 +7,7 @@
 //! Like Box2D's `shared/` and rapier's testbed crate, it sits beside the engine's crates and
 //! depends on them, never the other way.
 
+pub mod character;
 pub mod inputs;
 pub mod joints;
 pub mod peer;
