@@ -100,6 +100,11 @@ pub struct World {
     /// that were not touching, with their approach before the response, in pair order.
     hit_events: Vec<HitEvent>,
     hit_candidates: Vec<HitEvent>,
+    /// The bodies whose control state acts (`BodyControl::acts`), sorted, and those whose
+    /// control may have changed since the last step (inserted, handed out by `body_mut`):
+    /// derived, rebuilt on restore, so that a step reads no other body's control.
+    controlled: Vec<BodyHandle>,
+    control_pending: Vec<BodyHandle>,
 }
 
 impl World {
@@ -138,6 +143,8 @@ impl World {
             sensing_next: Vec::new(),
             hit_events: Vec::new(),
             hit_candidates: Vec::new(),
+            controlled: Vec::new(),
+            control_pending: Vec::new(),
         }
     }
 
@@ -172,6 +179,7 @@ impl World {
         let body = desc.build()?;
         let handle = self.bodies.insert(body);
         self.active.note(handle);
+        self.control_pending.push(handle);
         Ok(handle)
     }
 
@@ -183,6 +191,7 @@ impl World {
         }
         self.remove_joints_of(handle);
         let body = self.bodies.remove(handle)?;
+        self.controlled.retain(|&h| h != handle);
         self.active.note(handle);
         self.wake.clear();
         for &(a, b) in &self.touching {
@@ -291,8 +300,10 @@ impl World {
 
     /// The body of `handle` for changes through its checked setters.
     pub fn body_mut(&mut self, handle: BodyHandle) -> Option<&mut RigidBody> {
-        // Its setters may move or wake it: the next step looks at it again.
+        // Its setters may move or wake it, or change its control: the next step looks at it
+        // again.
         self.active.note(handle);
+        self.control_pending.push(handle);
         self.bodies.get_mut(handle)
     }
 
@@ -539,10 +550,26 @@ impl World {
         self.collision.reused
     }
 
-    /// Before the collision stage: kinematic bodies with a target pose take the velocities
-    /// that carry them there in `dt` (every such body is live: setting a target disturbs it).
+    /// Before the collision stage: the list of controlled bodies brought up to date, and
+    /// kinematic bodies with a target pose given the velocities that carry them there in `dt`.
     fn aim_kinematic(&mut self, dt: Real) {
-        for &handle in self.active.live() {
+        if !self.control_pending.is_empty() {
+            let bodies = &self.bodies;
+            let acts = |h: &BodyHandle| bodies.get(*h).is_some_and(|b| b.control.acts());
+            self.control_pending.sort_unstable();
+            self.control_pending.dedup();
+            self.controlled.retain(|h| acts(h));
+            for &handle in &self.control_pending {
+                if acts(&handle)
+                    && let Err(at) = self.controlled.binary_search(&handle)
+                {
+                    self.controlled.insert(at, handle);
+                }
+            }
+            self.control_pending.clear();
+        }
+        self.solver.controlled = !self.controlled.is_empty();
+        for &handle in &self.controlled {
             let body = &mut self.bodies[handle];
             if body.control.target.is_some() {
                 body.aim(dt);
@@ -550,15 +577,21 @@ impl World {
         }
     }
 
-    /// After the solve: the live bodies' forces are spent, and those with a target are put
-    /// on it (the sleeping and resting bodies hold neither: giving one wakes the body).
+    /// Every body's control looked at again at the next step (a restored world).
+    pub(crate) fn note_controls(&mut self) {
+        self.control_pending.extend(self.bodies.keys());
+    }
+
+    /// After the solve: forces are spent, and bodies with a target are put on it (a sleeping
+    /// body holds neither: giving one wakes it); those whose control no longer acts leave the
+    /// list.
     fn end_step_control(&mut self) {
-        for &handle in self.active.live() {
-            let body = &mut self.bodies[handle];
-            if body.control.acts() {
-                body.end_step_control();
-            }
-        }
+        let bodies = &mut self.bodies;
+        self.controlled.retain(|&handle| {
+            let body = &mut bodies[handle];
+            body.end_step_control();
+            body.control.acts()
+        });
     }
 
     /// Before a step: with sleeping off, every body wakes; with it on, the sleeping bodies
@@ -825,6 +858,9 @@ impl World {
     /// deepest point along the normal, in pair order.
     fn find_hit_candidates(&mut self) {
         self.hit_candidates.clear();
+        if !self.collision.asks_for_hits() {
+            return;
+        }
         for pair in &self.contacts {
             let (a, b) = (&self.bodies[pair.a], &self.bodies[pair.b]);
             let threshold = match (a.collider.flags.hit_speed, b.collider.flags.hit_speed) {

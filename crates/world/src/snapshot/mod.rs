@@ -546,6 +546,7 @@ impl World {
         world.bodies = snapshot.bodies;
         world.joints = snapshot.joints;
         world.sensing = snapshot.sensing;
+        world.note_controls();
         world.joints_changed();
         Ok(world)
     }

@@ -91,21 +91,29 @@ struct Flags {
     moving: bool,
     resting_kinematic: bool,
     disturbed: bool,
-    /// The collider's filter and sensor flag.
-    collider: ColliderFlags,
+    /// Whether the collider's filter or sensor flag is not the default (the pair test then
+    /// reads them, in their own column).
+    special: bool,
 }
 
 impl Flags {
-    /// Whether a pair of bodies so flagged is tested (see [`Collision::tested`]): one of them
-    /// moves or was disturbed, their filters let them collide, and they are not both sensors.
+    /// Whether a pair of bodies so flagged, with these colliders, is tested (see
+    /// [`Collision::tested`]): one of them moves or was disturbed, and unless both colliders
+    /// are plain, their filters let them collide and they are not both sensors.
     #[inline]
-    fn tested(a: &Self, b: &Self) -> bool {
+    fn tested(
+        a: &Self,
+        b: &Self,
+        colliders: impl FnOnce() -> (ColliderFlags, ColliderFlags),
+    ) -> bool {
         let awake_or_disturbed = |k: &Self, other: &Self| {
             (k.resting_kinematic && !other.asleep) || (k.disturbed && other.asleep)
         };
         (a.moving || b.moving || awake_or_disturbed(a, b) || awake_or_disturbed(b, a))
-            && a.collider.filter.collides(&b.collider.filter)
-            && !(a.collider.sensor && b.collider.sensor)
+            && (!(a.special || b.special) || {
+                let (a, b) = colliders();
+                a.filter.collides(&b.filter) && !(a.sensor && b.sensor)
+            })
     }
 }
 
@@ -116,6 +124,7 @@ struct Made {
     posed: Posed,
     motion: Motion,
     flags: Flags,
+    collider: ColliderFlags,
 }
 
 impl Entry {
@@ -158,8 +167,9 @@ impl Entry {
                 moving,
                 resting_kinematic: body.kind == BodyKind::Kinematic && !moving,
                 disturbed: body.sleep.disturbed,
-                collider: body.collider.flags,
+                special: body.collider.flags != ColliderFlags::default(),
             },
+            collider: body.collider.flags,
         }
     }
 }
@@ -201,6 +211,9 @@ pub(crate) struct Collision {
     posed: Vec<Posed>,
     motion: Vec<Motion>,
     flags: Vec<Flags>,
+    /// Per body of the dense set, its collider's filter and flags (read for the pairs with a
+    /// collider that is not plain).
+    colliders: Vec<ColliderFlags>,
     /// Overlapping pairs of dense indices.
     pairs: Vec<(u32, u32)>,
     /// Pairs never tested (jointed bodies that do not collide), indices as above, sorted.
@@ -310,17 +323,14 @@ impl Collision {
         overlaps: &mut Vec<(BodyHandle, BodyHandle)>,
     ) {
         overlaps.clear();
-        if !self.flags.iter().any(|f| f.collider.sensor) {
+        if !self.colliders.iter().any(|c| c.sensor) {
             return;
         }
-        let (flags, indices) = (&self.flags, &mut self.contact_indices);
+        let (flags, indices) = (&self.colliders, &mut self.contact_indices);
         let mut kept = 0;
         for k in 0..contacts.len() {
             let (i, j) = indices[k];
-            let (a_senses, b_senses) = (
-                flags[i as usize].collider.sensor,
-                flags[j as usize].collider.sensor,
-            );
+            let (a_senses, b_senses) = (flags[i as usize].sensor, flags[j as usize].sensor);
             if a_senses || b_senses {
                 let pair = &contacts[k];
                 if pair.contact.depth >= 0.0 {
@@ -340,6 +350,11 @@ impl Collision {
         indices.truncate(kept);
         overlaps.sort_unstable();
         overlaps.dedup();
+    }
+
+    /// Whether a collider of the dense set asks for hit events.
+    pub(crate) fn asks_for_hits(&self) -> bool {
+        self.colliders.iter().any(|c| c.hit_speed.is_some())
     }
 
     /// Whether a body of the dense set sleeps (a sleeping body the last run met, or one
@@ -507,6 +522,7 @@ impl Collision {
                 self.posed.swap(i - 1, w);
                 self.motion.swap(i - 1, w);
                 self.flags.swap(i - 1, w);
+                self.colliders.swap(i - 1, w);
                 moved[i - 1] = w as u32;
                 i -= 1;
             } else {
@@ -515,6 +531,7 @@ impl Collision {
                 std::mem::swap(&mut self.posed[w], &mut made.posed);
                 self.motion[w] = made.motion;
                 self.flags[w] = made.flags;
+                self.colliders[w] = made.collider;
                 j -= 1;
             }
         }
@@ -533,6 +550,7 @@ impl Collision {
         self.posed.clear();
         self.motion.clear();
         self.flags.clear();
+        self.colliders.clear();
     }
 
     fn push(&mut self, made: Made) {
@@ -540,6 +558,7 @@ impl Collision {
         self.posed.push(made.posed);
         self.motion.push(made.motion);
         self.flags.push(made.flags);
+        self.colliders.push(made.collider);
     }
 
     /// Adds to the dense set the bodies of `woken` (sleeping when the step began, woken since)
@@ -618,7 +637,9 @@ impl Collision {
     /// static ones or kinematic ones at rest, are not.
     #[inline]
     fn tested(&self, i: usize, j: usize) -> bool {
-        Flags::tested(&self.flags[i], &self.flags[j])
+        Flags::tested(&self.flags[i], &self.flags[j], || {
+            (self.colliders[i], self.colliders[j])
+        })
     }
 
     /// The pairs tested this step, sorted by index, which is handle order: the overlapping
@@ -649,7 +670,10 @@ impl Collision {
         RowSweep::new().pairs_of(&boxes, &mut expected);
         let expected: Vec<(BodyHandle, BodyHandle)> = expected
             .into_iter()
-            .filter(|&(i, j)| Flags::tested(&all[i as usize].flags, &all[j as usize].flags))
+            .filter(|&(i, j)| {
+                let (a, b) = (&all[i as usize], &all[j as usize]);
+                Flags::tested(&a.flags, &b.flags, || (a.collider, b.collider))
+            })
             .map(|(i, j)| (all[i as usize].entry.handle, all[j as usize].entry.handle))
             .filter(|pair| skipped.binary_search(pair).is_err())
             .collect();

@@ -65,23 +65,13 @@ impl SolverBody {
         // An isotropic body (`I^-1 = s 1`: a cube, a ball) has the same inverse inertia in every
         // frame: kept exact, so that the solver turns it by `s` alone (`batch::Turns`).
         let inverse_inertia = body.mass_properties.inverse_inertia;
-        let mut inverse_inertia = if is_isotropic(&inverse_inertia) {
+        let inverse_inertia = if is_isotropic(&inverse_inertia) {
             inverse_inertia
         } else {
             let r = body.pose.rotation.to_rotation_matrix();
             let r = r.matrix();
             r * inverse_inertia * r.transpose()
         };
-        // A rotation locked about a world axis is a constraint `w_i = 0`: the constraints see
-        // the inertia of the body that cannot turn so, `P I^-1 P` with `P` the projection
-        // that drops the locked axes (all locked: zero, Box2D's fixed rotation).
-        let locks = &body.control.locks;
-        for axis in 0..3 {
-            if locks.angular[axis] {
-                inverse_inertia.row_mut(axis).fill(0.0);
-                inverse_inertia.column_mut(axis).fill(0.0);
-            }
-        }
         Self {
             linvel: body.linvel,
             angvel: body.angvel,
@@ -154,11 +144,20 @@ pub(crate) struct Drive {
 }
 
 impl Drive {
-    /// What acts on `body` (solver state `state`) besides gravity, if anything does.
-    pub(crate) fn of(body: &RigidBody, state: &SolverBody) -> Option<Self> {
+    /// What acts on `body` besides gravity, if anything does. A rotation locked about a world
+    /// axis is a constraint `w_i = 0`: the constraints see the inertia of the body that cannot
+    /// turn so, `P I^-1 P` with `P` the projection that drops the locked axes (all locked:
+    /// zero, Box2D's fixed rotation), written into its solver state `state`.
+    pub(crate) fn of(body: &RigidBody, state: &mut SolverBody) -> Option<Self> {
         let control = &body.control;
         if !control.acts() {
             return None;
+        }
+        for axis in 0..3 {
+            if control.locks.angular[axis] {
+                state.inverse_inertia.row_mut(axis).fill(0.0);
+                state.inverse_inertia.column_mut(axis).fill(0.0);
+            }
         }
         let dynamic = body.kind == BodyKind::Dynamic;
         Some(Self {
@@ -304,6 +303,7 @@ pub(super) struct Integration<'a> {
     pub(super) kinds: &'a [BodyKind],
     pub(super) rotations: &'a [UnitQuaternion],
     pub(super) inertias: &'a [Option<Matrix3>],
+    /// Empty when no body of the step has one.
     pub(super) drives: &'a [Option<Drive>],
 }
 
@@ -314,7 +314,7 @@ impl Integration<'_> {
             kinds: &self.kinds[slots.clone()],
             rotations: &self.rotations[slots.clone()],
             inertias: &self.inertias[slots.clone()],
-            drives: &self.drives[slots],
+            drives: self.drives.get(slots).unwrap_or(&[]),
         }
     }
 }
@@ -361,7 +361,8 @@ pub(super) fn integrate_velocities(
             let gyroscopic = bodies.inertias[k]
                 .as_ref()
                 .map(|inertia| (state.delta_rotation * bodies.rotations[k], inertia));
-            integrate_velocity(state, gyroscopic, bodies.drives[k].as_ref(), gravity, h);
+            let drive = bodies.drives.get(k).and_then(Option::as_ref);
+            integrate_velocity(state, gyroscopic, drive, gravity, h);
             *uncontacted = [state.linvel, state.angvel];
             if let Some([linear, angular]) = warm {
                 state.linvel += linear;
@@ -380,7 +381,9 @@ pub(super) fn integrate_positions(
 ) {
     for (k, (state, &kind)) in states.iter_mut().zip(bodies.kinds).enumerate() {
         if kind != BodyKind::Static {
-            let locks = bodies.drives[k].as_ref().map(|drive| &drive.locks);
+            let locks = (bodies.drives.get(k))
+                .and_then(Option::as_ref)
+                .map(|drive| &drive.locks);
             integrate_position(state, h, max_push_out_speed, locks);
         }
     }

@@ -123,6 +123,9 @@ pub(crate) struct Solver {
     eight: Batches<f32x8>,
     /// How many constraints a step solves at a time: the same bits at every width.
     pub(crate) lanes_per_batch: SolverLanes,
+    /// Whether any body of the world has a control state that acts (the world says so before
+    /// each step): without one, no body's control is read.
+    pub(crate) controlled: bool,
     /// Last step's persistent contact set, read while this step's is written.
     previous_cache: Vec<CachedContact>,
     /// The step's joint constraints, group by group (in handle order within a group), each
@@ -187,6 +190,7 @@ impl Default for Solver {
             four: Batches::default(),
             eight: Batches::default(),
             lanes_per_batch: SolverLanes::WIDEST,
+            controlled: false,
             previous_cache: Vec::new(),
             joints: Vec::new(),
             joint_groups: Vec::new(),

@@ -66,14 +66,23 @@ impl Solver {
                 continue;
             }
             let slot = slot as usize;
-            let state = SolverBody::of(body);
-            self.drives[slot] = body::Drive::of(body, &state);
+            let mut state = SolverBody::of(body);
+            self.drives[slot] = if self.controlled {
+                body::Drive::of(body, &mut state)
+            } else {
+                None
+            };
             self.traits[slot] = Traits::of(&state);
             self.states[slot] = state;
             self.kinds[slot] = body.kind;
             self.rotations[slot] = body.pose.rotation;
             let inertia = body.mass_properties.inertia;
             self.inertias[slot] = (!body::is_isotropic(&inertia)).then_some(inertia);
+        }
+        // Without a body that feels more than gravity (the common step), no column at all:
+        // the substeps then read nothing more per body than before controls existed.
+        if self.drives.iter().all(Option::is_none) {
+            self.drives.clear();
         }
     }
 
