@@ -518,3 +518,62 @@ fn filters_and_sensors_save_hash_and_refuse_hostile_snapshots() {
         assert!(error.contains(field), "{field}: {error}");
     }
 }
+
+#[test]
+#[ignore = "writes the fuzz seeds of format 9's new state; run by hand"]
+fn write_fuzz_seeds() {
+    // A world with every piece of format 9's new state: damping, a gravity scale, locks, user
+    // data, a force pending, a kinematic target, filters, a sensor with a visitor inside, a
+    // collider asking for hits.
+    let mut world = World::new(WorldConfig::default());
+    ground(&mut world, 5.0);
+    let sensor = world
+        .insert(
+            BodyDesc::fixed()
+                .cuboid(Vector3::repeat(1.0))
+                .position(Vector3::new(0.0, 1.0, 0.0))
+                .sensor(),
+        )
+        .unwrap();
+    let ball = world
+        .insert(
+            BodyDesc::dynamic()
+                .ball(0.2)
+                .position(Vector3::new(0.0, 0.5, 0.0))
+                .linear_damping(0.3)
+                .angular_damping(0.1)
+                .gravity_scale(0.8)
+                .locks(Locks {
+                    linear: [false, false, true],
+                    angular: [true, false, false],
+                })
+                .user_data(42)
+                .filter(layer(2, 3))
+                .hit_events(0.5),
+        )
+        .unwrap();
+    let platform = world
+        .insert(
+            BodyDesc::kinematic()
+                .cuboid(Vector3::new(0.5, 0.1, 0.5))
+                .position(Vector3::new(2.0, 0.5, 0.0)),
+        )
+        .unwrap();
+    for _ in 0..10 {
+        world.step();
+    }
+    assert!(!world.sensor_overlaps().is_empty(), "{sensor:?}");
+    world
+        .body_mut(ball)
+        .unwrap()
+        .add_force(Vector3::new(1.0, 0.0, 0.0))
+        .unwrap();
+    world
+        .body_mut(platform)
+        .unwrap()
+        .set_target_pose(Isometry3::translation(2.1, 0.5, 0.0))
+        .unwrap();
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz/seeds");
+    std::fs::write(dir.join("game.bin"), world.to_bytes().unwrap()).unwrap();
+    std::fs::write(dir.join("game.json"), world.to_json().unwrap()).unwrap();
+}
