@@ -4,6 +4,7 @@
 
 use minirigid::collide::volume_contact;
 use minirigid::prelude::*;
+use testbed::SplitMix;
 use testbed::scenes::ground;
 
 const HALF_HEIGHT: Real = 0.5;
@@ -241,26 +242,10 @@ fn it_pushes_a_crate() {
     assert!(pushed.x > 3.0, "the crate moved ahead: {pushed}");
 }
 
-/// A small deterministic generator (Knuth's MMIX constants).
-struct Lcg(u64);
-
-impl Lcg {
-    fn next(&mut self) -> Real {
-        self.0 = self
-            .0
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        (self.0 >> 40) as Real / (1u64 << 24) as Real
-    }
-    fn range(&mut self, lo: Real, hi: Real) -> Real {
-        lo + (hi - lo) * self.next()
-    }
-}
-
 #[test]
 fn ten_thousand_random_moves_in_a_cluttered_level_never_end_inside_anything() {
     let mut world = flat_world();
-    let mut rng = Lcg(17);
+    let mut rng = SplitMix(17);
     for i in 0..60 {
         let at = Vector3::new(
             rng.range(-12.0, 12.0),

@@ -8,6 +8,7 @@ use minirigid::collide::{
     CAST_TOLERANCE, cast_shape, volume_contact, volume_contact_within, volume_intersects,
 };
 use minirigid::prelude::*;
+use testbed::SplitMix;
 
 /// A world with a ground slab (its top at y = 0), a ball of radius 1 at the origin's side and
 /// a box: the targets of the analytic casts.
@@ -320,7 +321,7 @@ fn casts_hit_where_the_closed_forms_say() {
 
 /// A cluttered world: static and sleeping or moving boxes, balls, capsules and hulls.
 fn clutter(seed: u64) -> World {
-    let mut rng = Lcg(seed);
+    let mut rng = SplitMix(seed);
     let mut world = World::new(WorldConfig::default());
     for i in 0..80 {
         let position = Vector3::new(
@@ -374,24 +375,8 @@ fn clutter(seed: u64) -> World {
     world
 }
 
-/// A small deterministic generator (Knuth's MMIX constants).
-struct Lcg(u64);
-
-impl Lcg {
-    fn next(&mut self) -> Real {
-        self.0 = self
-            .0
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        (self.0 >> 40) as Real / (1u64 << 24) as Real
-    }
-    fn range(&mut self, lo: Real, hi: Real) -> Real {
-        lo + (hi - lo) * self.next()
-    }
-}
-
-fn random_shape(rng: &mut Lcg) -> Shape {
-    match (rng.next() * 3.0) as u32 {
+fn random_shape(rng: &mut SplitMix) -> Shape {
+    match (rng.unit() * 3.0) as u32 {
         0 => Shape::Ball {
             radius: rng.range(0.05, 1.0),
         },
@@ -408,7 +393,7 @@ fn random_shape(rng: &mut Lcg) -> Shape {
 #[test]
 fn casts_and_overlaps_through_the_broad_phase_equal_a_scan_of_every_body() {
     let world = clutter(7);
-    let mut rng = Lcg(11);
+    let mut rng = SplitMix(11);
     let (mut hits, mut overlaps) = (0, 0);
     for query in 0..10_000 {
         let shape = random_shape(&mut rng);
@@ -483,7 +468,7 @@ fn a_cast_stops_at_the_first_touch_of_a_finely_sampled_sweep() {
     // cast's fraction is never past it, and never more than a sample short of it; at the
     // fraction found the shapes are no more than the tolerance apart and do not overlap.
     let world = clutter(3);
-    let mut rng = Lcg(5);
+    let mut rng = SplitMix(5);
     let samples = 2_000;
     let mut checked = 0;
     for _ in 0..300 {
