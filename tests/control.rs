@@ -637,3 +637,93 @@ fn version_8_snapshots_load_with_bodies_at_rest_in_control_and_step_as_they_did(
     assert_eq!(again.snapshot().version, SNAPSHOT_VERSION);
     assert_eq!(again.state_hash(), world.state_hash());
 }
+
+#[test]
+fn a_conveyor_carries_what_rests_on_it_along_its_surface() {
+    // A belt moving at 2 m/s along its own x; turned a quarter about y, its x is world -z.
+    for (turn, along) in [
+        (0.0, Vector3::x()),
+        (std::f32::consts::FRAC_PI_2, -Vector3::z()),
+    ] {
+        let mut world = World::new(WorldConfig::default());
+        world
+            .insert(
+                BodyDesc::fixed()
+                    .cuboid(Vector3::new(20.0, 0.5, 20.0))
+                    .position(Vector3::new(0.0, -0.5, 0.0))
+                    .rotation(UnitQuaternion::from_euler_angles(0.0, turn, 0.0))
+                    .tangent_velocity(Vector3::new(2.0, 0.0, 0.0)),
+            )
+            .unwrap();
+        let block = world
+            .insert(BodyDesc::dynamic().position(Vector3::new(0.0, 0.5, 0.0)))
+            .unwrap();
+        for _ in 0..120 {
+            world.step();
+        }
+        let v = world.body(block).unwrap().linvel();
+        assert!(
+            (v - along * 2.0).norm() < 0.04,
+            "carried at the belt's speed: {v}"
+        );
+    }
+}
+
+#[test]
+fn a_collider_may_roll_with_its_own_resistance() {
+    // The world rolls freely (resistance 0); one ball has its own resistance, and a patch of
+    // ground with its own slows every ball on it (a pair takes the larger).
+    let mut world = World::new(WorldConfig {
+        solver: SolverConfig {
+            rolling_resistance: 0.0,
+            ..SolverConfig::default()
+        },
+        ..WorldConfig::default()
+    });
+    ground(&mut world, 30.0);
+    let sticky = world
+        .insert(
+            BodyDesc::fixed()
+                .cuboid(Vector3::new(5.0, 0.5, 1.0))
+                .position(Vector3::new(0.0, -0.49, 10.0))
+                .rolling_resistance(0.2),
+        )
+        .unwrap();
+    // The patch stands 1 cm proud of the ground, so that a ball on it touches it alone.
+    let roll = |world: &mut World, z: Real, desc: BodyDesc| {
+        let lift = if z == 10.0 { 0.01 } else { 0.0 };
+        world
+            .insert(
+                desc.ball(0.25)
+                    .position(Vector3::new(-4.0, 0.25 + lift, z))
+                    .linvel(Vector3::new(3.0, 0.0, 0.0))
+                    .angvel(Vector3::new(0.0, 0.0, -12.0)),
+            )
+            .unwrap()
+    };
+    let free = roll(&mut world, 0.0, BodyDesc::dynamic());
+    let own = roll(&mut world, 3.0, BodyDesc::dynamic().rolling_resistance(0.2));
+    let on_patch = roll(&mut world, 10.0, BodyDesc::dynamic());
+    for _ in 0..60 {
+        world.step();
+    }
+    let speed = |h| world.body(h).unwrap().linvel().norm();
+    assert!(speed(free) > 2.9, "rolls on: {}", speed(free));
+    assert!(
+        speed(own) < 2.0,
+        "slowed by its own resistance: {}",
+        speed(own)
+    );
+    assert!(
+        speed(on_patch) < 2.0,
+        "slowed by the ground's: {}",
+        speed(on_patch)
+    );
+    let error = world
+        .body_mut(sticky)
+        .unwrap()
+        .set_surface_motion(Some(-1.0), Vector3::zeros())
+        .unwrap_err()
+        .to_string();
+    assert!(error.contains("rolling_resistance"), "{error}");
+}

@@ -121,6 +121,11 @@ impl World {
                 if let Some(speed) = flags.hit_speed {
                     h.f32(speed);
                 }
+                if let Some(resistance) = flags.rolling_resistance {
+                    h.u64(0x52);
+                    h.f32(resistance);
+                }
+                h.floats(flags.tangent_velocity.iter());
             }
         }
         for (a, b) in &self.touching {

@@ -32,6 +32,8 @@ pub const MAX_GRAVITY: Real = 1e4;
 pub const MAX_FORCE: Real = 1e20;
 /// The largest linear or angular damping, 1/s.
 pub const MAX_DAMPING: Real = 1e6;
+/// The largest rolling resistance of a collider.
+pub const MAX_ROLLING_RESISTANCE: Real = 1e3;
 /// The largest size of a body's gravity scale.
 pub const MAX_GRAVITY_SCALE: Real = 1e4;
 

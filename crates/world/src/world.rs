@@ -465,6 +465,7 @@ impl World {
                 self.collision
                     .take_sensed(&mut self.contacts, &mut self.sensed);
                 self.find_hit_candidates();
+                self.solver.special_colliders = self.collision.has_special_colliders();
                 self.index_joints();
                 self.solver.step(
                     &mut self.bodies,

@@ -273,6 +273,17 @@ impl BodyDesc {
         self.collider_flags.hit_speed = Some(speed);
         self
     }
+    /// Gives the collider its own rolling resistance (instead of the world's).
+    pub fn rolling_resistance(mut self, resistance: Real) -> Self {
+        self.collider_flags.rolling_resistance = Some(resistance);
+        self
+    }
+    /// Gives the collider's surface a speed of its own along itself, in the body's frame
+    /// (m/s): a conveyor belt carries what rests on it.
+    pub fn tangent_velocity(mut self, velocity: Vector3) -> Self {
+        self.collider_flags.tangent_velocity = velocity;
+        self
+    }
     /// Stores a word for the user, saved with the body and never read by the engine.
     pub fn user_data(mut self, data: u64) -> Self {
         self.control.user_data = data;

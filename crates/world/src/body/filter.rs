@@ -11,7 +11,7 @@
 //! the contacts it begins with an approach speed above its threshold. All of it is state,
 //! saved and hashed with the body.
 
-use geom::Real;
+use geom::{Real, Vector3};
 use serde::{Deserialize, Serialize};
 
 /// Collision categories, masks and a group (Box2D's `b2Filter`). The default collides with
@@ -52,7 +52,7 @@ impl CollisionFilter {
 /// What a body's collider saves besides its shape and offset: its filter, whether it is a
 /// sensor, and whether it reports hits (saved beside the bodies in snapshots, so that format 8
 /// bodies still read).
-#[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct ColliderFlags {
     /// Which colliders it collides with.
     pub filter: CollisionFilter,
@@ -62,4 +62,23 @@ pub struct ColliderFlags {
     /// faster than this (m/s) gives a [`crate::HitEvent`]; `None` (the default) gives none.
     /// A pair whose colliders both ask takes the lower speed.
     pub hit_speed: Option<Real>,
+    /// This surface's rolling resistance (see `SolverConfig::rolling_resistance`); `None` (the
+    /// default) takes the world's. A pair takes the larger of its two (Box3D's rule).
+    pub rolling_resistance: Option<Real>,
+    /// The surface's own speed along itself, in the body's frame (m/s): a conveyor belt. A
+    /// pair's friction drives the other body toward it (Box3D's tangent velocity); the
+    /// component along the contact normal is ignored. Default zero.
+    pub tangent_velocity: Vector3,
+}
+
+impl Default for ColliderFlags {
+    fn default() -> Self {
+        Self {
+            filter: CollisionFilter::default(),
+            sensor: false,
+            hit_speed: None,
+            rolling_resistance: None,
+            tangent_velocity: Vector3::zeros(),
+        }
+    }
 }

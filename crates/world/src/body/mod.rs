@@ -292,6 +292,24 @@ impl RigidBody {
         self.collider.flags.hit_speed = speed;
         Ok(())
     }
+    /// Sets the collider's own rolling resistance (`None`: the world's) and tangent velocity (a
+    /// conveyor belt's surface speed, body frame), and wakes the body; the error names a value
+    /// out of range, and then nothing changes.
+    pub fn set_surface_motion(
+        &mut self,
+        rolling_resistance: Option<Real>,
+        tangent_velocity: Vector3,
+    ) -> Result<(), WorldError> {
+        let flags = ColliderFlags {
+            rolling_resistance,
+            tangent_velocity,
+            ..self.collider.flags
+        };
+        validate::check_surface_motion("surface", &flags)?;
+        self.collider.flags = flags;
+        self.sleep.wake();
+        Ok(())
+    }
     /// Whether the body's collider is a sensor.
     pub fn is_sensor(&self) -> bool {
         self.collider.flags.sensor

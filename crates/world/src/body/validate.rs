@@ -170,6 +170,7 @@ pub(crate) fn check_collider(prefix: &str, collider: &Collider) -> Result<Collid
         Range::Around(limits::MAX_SIZE, "m", "the body"),
     )?;
     check_hit_speed(&format!("{prefix}.hit_speed"), collider.flags.hit_speed)?;
+    check_surface_motion(prefix, &collider.flags)?;
     Ok(Collider {
         shape: collider.shape.clone(),
         offset,
@@ -214,4 +215,28 @@ pub(crate) fn check_hit_speed(field: &str, speed: Option<Real>) -> Result<(), Wo
         within(field, speed, Range::Between(0.0, limits::MAX_SPEED, "m/s"))?;
     }
     Ok(())
+}
+
+/// A collider's rolling resistance (none, or in `[0, MAX_ROLLING_RESISTANCE]`) and tangent
+/// velocity (each component within the speed limit).
+pub(crate) fn check_surface_motion(
+    prefix: &str,
+    flags: &super::ColliderFlags,
+) -> Result<(), WorldError> {
+    if let Some(resistance) = flags.rolling_resistance {
+        within(
+            &format!("{prefix}.rolling_resistance"),
+            resistance,
+            Range::Between(0.0, limits::MAX_ROLLING_RESISTANCE, ""),
+        )?;
+    }
+    validate::finite_vector3(
+        &format!("{prefix}.tangent_velocity"),
+        &flags.tangent_velocity,
+    )?;
+    components_within(
+        || format!("{prefix}.tangent_velocity"),
+        &flags.tangent_velocity,
+        Range::AtMost(limits::MAX_SPEED, "m/s"),
+    )
 }

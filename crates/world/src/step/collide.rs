@@ -214,6 +214,8 @@ pub(crate) struct Collision {
     /// Per body of the dense set, its collider's filter and flags (read for the pairs with a
     /// collider that is not plain).
     colliders: Vec<ColliderFlags>,
+    /// How many bodies of the dense set have a collider that is not plain (`Flags::special`).
+    specials: usize,
     /// Overlapping pairs of dense indices.
     pairs: Vec<(u32, u32)>,
     /// Pairs never tested (jointed bodies that do not collide), indices as above, sorted.
@@ -323,7 +325,7 @@ impl Collision {
         overlaps: &mut Vec<(BodyHandle, BodyHandle)>,
     ) {
         overlaps.clear();
-        if !self.colliders.iter().any(|c| c.sensor) {
+        if self.specials == 0 || !self.colliders.iter().any(|c| c.sensor) {
             return;
         }
         let (flags, indices) = (&self.colliders, &mut self.contact_indices);
@@ -354,7 +356,13 @@ impl Collision {
 
     /// Whether a collider of the dense set asks for hit events.
     pub(crate) fn asks_for_hits(&self) -> bool {
-        self.colliders.iter().any(|c| c.hit_speed.is_some())
+        self.specials > 0 && self.colliders.iter().any(|c| c.hit_speed.is_some())
+    }
+
+    /// Whether a body of the dense set has a collider that is not plain (a filter, a sensor,
+    /// hits, its own rolling resistance or a conveyor).
+    pub(crate) fn has_special_colliders(&self) -> bool {
+        self.specials > 0
     }
 
     /// Whether a body of the dense set sleeps (a sleeping body the last run met, or one
@@ -551,12 +559,14 @@ impl Collision {
         self.motion.clear();
         self.flags.clear();
         self.colliders.clear();
+        self.specials = 0;
     }
 
     fn push(&mut self, made: Made) {
         self.dense.push(made.entry);
         self.posed.push(made.posed);
         self.motion.push(made.motion);
+        self.specials += usize::from(made.flags.special);
         self.flags.push(made.flags);
         self.colliders.push(made.collider);
     }

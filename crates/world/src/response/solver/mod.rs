@@ -82,6 +82,9 @@ pub(crate) struct Solver {
     grouping: Grouping,
     /// Per body (dense handle order), what its constraints read of it besides its state.
     surfaces: Vec<contact::Surface>,
+    /// Per body (as `surfaces`), its conveyor's velocity, world space; empty when no body of
+    /// the step has one.
+    conveyors: Vec<Vector3>,
     /// Per slot, the solver's state of the body.
     states: Vec<SolverBody>,
     /// Per slot, its group.
@@ -126,6 +129,11 @@ pub(crate) struct Solver {
     /// Whether any body of the world has a control state that acts (the world says so before
     /// each step): without one, no body's control is read.
     pub(crate) controlled: bool,
+    /// The world's rolling resistance this step (a collider may have its own).
+    rolling_resistance: Real,
+    /// Whether a collider of the step's bodies is not plain (the world says so before each
+    /// step): without one, no body's collider flags are read.
+    pub(crate) special_colliders: bool,
     /// Last step's persistent contact set, read while this step's is written.
     previous_cache: Vec<CachedContact>,
     /// The step's joint constraints, group by group (in handle order within a group), each
@@ -172,6 +180,7 @@ impl Default for Solver {
             groups: Vec::new(),
             grouping: Grouping::default(),
             surfaces: Vec::new(),
+            conveyors: Vec::new(),
             states: Vec::new(),
             slot_groups: Vec::new(),
             traits: Vec::new(),
@@ -191,6 +200,8 @@ impl Default for Solver {
             eight: Batches::default(),
             lanes_per_batch: SolverLanes::WIDEST,
             controlled: false,
+            rolling_resistance: 0.0,
+            special_colliders: false,
             previous_cache: Vec::new(),
             joints: Vec::new(),
             joint_groups: Vec::new(),
@@ -239,6 +250,7 @@ impl Solver {
             self.store_impulses(bodies, contacts, cache, touching, some_asleep);
             return;
         }
+        self.rolling_resistance = config.solver.rolling_resistance;
         self.gather(bodies, handles, indices, joint_indices);
         let h = config.dt / config.solver.substeps.max(1) as Real;
         self.place_joints(bodies, joints, joint_list, joint_indices, h);
@@ -293,7 +305,7 @@ impl Solver {
         let threshold = config.solver.restitution_threshold;
         let max_push_out_speed = config.solver.max_push_out_speed;
         schedule::on_worker(contacts.len(), || {
-            self.place(batches, contacts, indices, &config.solver);
+            self.place(batches, contacts, indices);
             self.uncontacted
                 .resize(self.states.len(), [Vector3::zeros(); 2]);
             let bodies = Integration {
@@ -307,10 +319,10 @@ impl Solver {
                 indices,
                 slots: &self.slots,
                 surfaces: &self.surfaces,
+                conveyors: &self.conveyors,
                 traits: &self.traits,
                 pairs: &self.constraint_pairs,
                 previous: &self.previous_cache,
-                rolling_resistance: config.solver.rolling_resistance,
                 speculative_margin: config.solver.speculative_margin,
             };
             let gravity = &config.gravity;

@@ -59,9 +59,17 @@ impl Solver {
             self.slot_groups[slots.start as usize..slots.end as usize].fill(group as u32);
         }
         self.surfaces.clear();
+        self.conveyors.clear();
         for (&handle, &slot) in handles.iter().zip(&self.slots) {
             let body = &bodies[handle];
-            self.surfaces.push(contact::Surface::of(body));
+            self.surfaces.push(contact::Surface::of(
+                body,
+                self.rolling_resistance,
+                self.special_colliders,
+            ));
+            if self.special_colliders {
+                self.conveyors.push(contact::Surface::conveyor_of(body));
+            }
             if slot == 0 {
                 continue;
             }
@@ -78,6 +86,9 @@ impl Solver {
             self.rotations[slot] = body.pose.rotation;
             let inertia = body.mass_properties.inertia;
             self.inertias[slot] = (!body::is_isotropic(&inertia)).then_some(inertia);
+        }
+        if self.conveyors.iter().all(|v| *v == geom::Vector3::zeros()) {
+            self.conveyors.clear();
         }
         // Without a body that feels more than gravity (the common step), no column at all:
         // the substeps then read nothing more per body than before controls existed.
@@ -157,7 +168,6 @@ impl Solver {
         batches: &mut Batches<L>,
         contacts: &[ContactPair],
         indices: &[(u32, u32)],
-        solver: &crate::config::SolverConfig,
     ) {
         self.constraint_pairs.clear();
         self.coloring.begin(self.states.len());
@@ -170,7 +180,7 @@ impl Solver {
                 continue; // nothing moves (a pair that sleeps)
             }
             let isotropic = (traits.0.isotropic, traits.1.isotropic);
-            let kind = contact::kind(pair, surfaces, isotropic, solver.rolling_resistance);
+            let kind = contact::kind(pair, surfaces, isotropic);
             // A body that moves is in the group of the other one that moves, if any.
             let group = self.slot_groups[i.max(j) as usize];
             self.coloring.add((i, j), fixed, kind, group);

@@ -74,6 +74,10 @@ pub(super) struct Cold<L> {
     /// `[a, b]`, world space: how a rolling impulse turns each body. Written only in the lanes
     /// that roll or have an anisotropic body (`contact::gather`).
     pub(super) inverse_inertia: [M3<L>; 2],
+    /// The surfaces' own relative tangential velocity (a conveyor's, `a`'s less `b`'s), world
+    /// space, and along the two tangents: written only in a batch with a conveyor.
+    pub(super) conveyor: V3<L>,
+    pub(super) conveyor_speed: [L; 2],
 }
 
 /// How a unit impulse of each row turns the two bodies: `I^-1` times the row's arm, world
@@ -121,6 +125,8 @@ pub(crate) struct Batch<L: Lane> {
     /// Whether every lane's bodies are isotropic (or fixed): the turns are then the arms
     /// scaled by `inverse_inertia_scale`, and `turns` is not read.
     pub(super) isotropic: bool,
+    /// Whether a lane has a conveyor (`Cold::conveyor`; all but a few batches have none).
+    pub(super) has_conveyor: bool,
     /// `[a, b]`: `s` of an isotropic body's `I^-1 = s 1`.
     pub(super) inverse_inertia_scale: [L; 2],
     /// Allocated the first time a batch that is not `isotropic` is prepared in this slot: a

@@ -9,7 +9,7 @@ use crate::response::solver::lanes::Lane;
 use crate::response::solver::{NONE, Traits, schedule};
 use arrayvec::ArrayVec;
 use collide::FeatureId;
-use geom::Real;
+use geom::{Real, Vector3};
 
 /// What the constraints are made from, shared by the groups as each fills its batches.
 pub(in crate::response::solver) struct Gather<'a> {
@@ -18,12 +18,13 @@ pub(in crate::response::solver) struct Gather<'a> {
     pub(in crate::response::solver) indices: &'a [(u32, u32)],
     pub(in crate::response::solver) slots: &'a [u32],
     pub(in crate::response::solver) surfaces: &'a [Surface],
+    /// Per body (as `surfaces`), its conveyor's velocity; empty when no body has one.
+    pub(in crate::response::solver) conveyors: &'a [Vector3],
     pub(in crate::response::solver) traits: &'a [Traits],
     /// Per constraint in pair order, its contact.
     pub(in crate::response::solver) pairs: &'a [usize],
     /// Last step's contact set.
     pub(in crate::response::solver) previous: &'a [CachedContact],
-    pub(in crate::response::solver) rolling_resistance: Real,
     pub(in crate::response::solver) speculative_margin: Real,
 }
 
@@ -55,6 +56,7 @@ impl Gather<'_> {
             let k = self.pairs[n as usize];
             let (pair, (i, j)) = (&self.contacts[k], self.indices[k]);
             let surfaces = (&self.surfaces[i as usize], &self.surfaces[j as usize]);
+            let (ii, jj) = (i as usize, j as usize);
             let (i, j) = (self.slots[i as usize], self.slots[j as usize]);
             let inputs = Inputs {
                 pair,
@@ -63,14 +65,18 @@ impl Gather<'_> {
                 states: (&states[local(i) as usize], &states[local(j) as usize]),
                 isotropic: self.traits[i as usize].isotropic && self.traits[j as usize].isotropic,
                 cached: self.previous.get(warm as usize),
+                conveyor: match (self.conveyors.get(ii), self.conveyors.get(jj)) {
+                    (Some(a), Some(b)) => a - b,
+                    _ => Vector3::zeros(),
+                },
             };
-            prepare::gather(batch, lane, Some(&inputs), self.rolling_resistance, ids);
+            prepare::gather(batch, lane, Some(&inputs), ids);
         };
         let parallel = schedule::fills_in_parallel::<L>(batches.len());
         schedule::fill(batches, ids, members, parallel, |batch, ids, members| {
             for (lane, (ids, &member)) in ids.iter_mut().zip(members).enumerate() {
                 if member.0 == NONE {
-                    prepare::gather(batch, lane, None, self.rolling_resistance, ids);
+                    prepare::gather(batch, lane, None, ids);
                 } else {
                     gather(batch, lane, ids, member);
                 }

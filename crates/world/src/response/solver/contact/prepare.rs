@@ -36,15 +36,41 @@ pub(crate) struct Surface {
     /// The radius of what rolls on the body (a ball or a capsule, as Box2D's rolling
     /// resistance takes it), 0 for a box or a surface.
     pub(crate) ball_radius: Real,
+    /// Its rolling resistance: its collider's, else the world's.
+    pub(crate) rolling_resistance: Real,
 }
 
 impl Surface {
-    pub(crate) fn of(body: &RigidBody) -> Self {
+    /// `body`'s, in a world of rolling resistance `rolling_resistance`; its collider's own
+    /// is read only where `special` (some collider of the step is not plain).
+    pub(crate) fn of(body: &RigidBody, rolling_resistance: Real, special: bool) -> Self {
+        let own = if special {
+            body.collider.flags.rolling_resistance
+        } else {
+            None
+        };
         Self {
             center: body.center_of_mass(),
             material: body.material,
             ball_radius: rolling_radius(&body.collider.shape),
+            rolling_resistance: own.unwrap_or(rolling_resistance),
         }
+    }
+
+    /// `body`'s surface's own velocity along itself, world space (a conveyor's).
+    pub(crate) fn conveyor_of(body: &RigidBody) -> Vector3 {
+        let velocity = body.collider.flags.tangent_velocity;
+        if velocity == Vector3::zeros() {
+            velocity
+        } else {
+            body.pose.rotation * velocity
+        }
+    }
+
+    /// A pair's rolling resistance coefficient: the larger of the two (Box3D's rule).
+    #[inline]
+    fn rolling_resistance(a: &Self, b: &Self) -> Real {
+        a.rolling_resistance.max(b.rolling_resistance)
     }
 }
 
@@ -80,6 +106,8 @@ pub(crate) struct Inputs<'a> {
     /// Whether both bodies are isotropic ([`SolverBody::is_isotropic`]).
     pub(crate) isotropic: bool,
     pub(crate) cached: Option<&'a CachedContact>,
+    /// The surfaces' own relative velocity (a conveyor's: a's less b's), world space.
+    pub(crate) conveyor: Vector3,
 }
 
 /// Per lane, two unit tangents completing `normal` to a right-handed frame, chosen from the
@@ -109,11 +137,10 @@ pub(crate) fn kind(
     pair: &ContactPair,
     (surface_a, surface_b): (&Surface, &Surface),
     isotropic: (bool, bool),
-    rolling_resistance: Real,
 ) -> usize {
     let points = pair.contact.points.len().clamp(1, 4) - 1;
-    let rolls =
-        rolling_resistance > 0.0 && (surface_a.ball_radius > 0.0 || surface_b.ball_radius > 0.0);
+    let rolls = Surface::rolling_resistance(surface_a, surface_b) > 0.0
+        && (surface_a.ball_radius > 0.0 || surface_b.ball_radius > 0.0);
     let anisotropic = !(isotropic.0 && isotropic.1);
     points + if rolls { 4 } else { 0 } + if anisotropic { 8 } else { 0 }
 }
@@ -128,7 +155,6 @@ pub(crate) fn gather<L: Lane>(
     c: &mut Batch<L>,
     lane: usize,
     inputs: Option<&Inputs<'_>>,
-    rolling_resistance: Real,
     ids: &mut ArrayVec<FeatureId, 4>,
 ) {
     let zero = Vector3::zeros();
@@ -205,8 +231,23 @@ pub(crate) fn gather<L: Lane>(
     }
     // Rolling resistance, for a pair with a ball.
     let rolling = inputs.map_or(0.0, |i| {
-        rolling_resistance * i.surfaces.0.ball_radius.max(i.surfaces.1.ball_radius)
+        Surface::rolling_resistance(i.surfaces.0, i.surfaces.1)
+            * i.surfaces.0.ball_radius.max(i.surfaces.1.ball_radius)
     });
+    // A conveyor's surface speed: a's less b's (Box3D's tangent velocity), projected on the
+    // tangents by [`prepare`]. Written only in a batch with one (its other lanes zeroed when
+    // the first is met; lanes are gathered in order, lane 0 first).
+    if lane == 0 {
+        c.has_conveyor = false;
+    }
+    let conveyor = inputs.map_or(zero, |i| i.conveyor);
+    if conveyor != zero {
+        if !c.has_conveyor {
+            c.cold.conveyor = V3::splat(0.0);
+            c.has_conveyor = true;
+        }
+        c.cold.conveyor.set_lane(lane, &conveyor);
+    }
     c.rolling_resistance.set_lane(lane, rolling);
     // Only the lanes that roll read the rolling rows, and only those and the lanes with an
     // anisotropic body read the inverse inertias: elsewhere these keep whatever they held,
@@ -253,6 +294,12 @@ pub(crate) fn prepare<L: Lane>(c: &mut Batch<L>, bodies: &[SolverBody], speculat
     let project = |v: &V3<L>| tangents.map(|t| L::select(warm, v.dot(&t), zero));
     c.friction_impulse = project(&friction_impulse);
     c.tilt_impulse = project(&tilt_impulse);
+    // A conveyor's speed along the tangents, where a lane has one (the friction row drives
+    // the relative tangential speed to it instead of zero).
+    if c.has_conveyor {
+        let conveyor = c.cold.conveyor;
+        c.cold.conveyor_speed = tangents.map(|t| conveyor.dot(&t));
+    }
     // Where both bodies are isotropic (`I^-1 = s 1`: cubes, balls, fixed bodies), a turn is
     // the arm scaled by `s`, as the stages compute it when every lane is, and the inverse
     // inertia is built from `s` (`gather` writes the matrices only where a lane reads them).

@@ -255,7 +255,11 @@ pub(crate) fn solve<L: Lane, const USE_BIAS: bool>(
         let vt = |k: usize| {
             dv.dot(&c.tangents[k]) + m[1].angvel.dot(&arms_b[k]) - m[0].angvel.dot(&arms_a[k])
         };
-        let vt = [vt(0), vt(1)];
+        let mut vt = [vt(0), vt(1)];
+        if c.has_conveyor {
+            let conveyor = &c.cold.conveyor_speed;
+            vt = [vt[0] - conveyor[0], vt[1] - conveyor[1]];
+        }
         let pushed = mul2(&c.tangent_mass, &vt);
         let total = [
             c.friction_impulse[0] - pushed[0],
