@@ -439,10 +439,7 @@ impl Mover<'_> {
                 let Some(body) = self.world.body(handle) else {
                     continue;
                 };
-                let other = body
-                    .collider()
-                    .shape
-                    .world(&body.collider().world_pose(body.pose()));
+                let other = body.world_volume();
                 // The normal points from the character toward the other body.
                 if let Some(contact) = volume_contact(&volume, &other) {
                     push -= contact.normal * (contact.depth + self.config.skin);

@@ -15,7 +15,7 @@ use crate::world::World;
 use collide::{
     RayHit, ShapeCastHit, cast_shape, ray_volume, volume_contact_within, volume_intersects,
 };
-use geom::{Aabb, Isometry3, Point3, Ray, Real, Shape, Vector3, Volume};
+use geom::{Aabb, Isometry3, Point3, Ray, Real, Shape, Vector3};
 
 /// Which bodies a query sees. The default sees every body, sensors included.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -242,7 +242,7 @@ impl World {
         let mut best: Option<(BodyHandle, ShapeCastHit)> = None;
         for handle in self.query_aabb_filtered(&swept, filter) {
             let body = &self.bodies[handle];
-            let target = world_volume(body);
+            let target = body.world_volume();
             if let Some(hit) = cast_shape(shape, &pose, &translation, &target)
                 && best.is_none_or(|(_, b)| hit.fraction < b.fraction)
             {
@@ -263,7 +263,7 @@ impl World {
         let pose = check_query_shape(shape, pose)?;
         let volume = shape.world(&pose);
         let mut found = self.query_aabb_filtered(&shape.aabb(&pose), filter);
-        found.retain(|&handle| volume_intersects(&volume, &world_volume(&self.bodies[handle])));
+        found.retain(|&handle| volume_intersects(&volume, &self.bodies[handle].world_volume()));
         Ok(found)
     }
 
@@ -296,7 +296,7 @@ impl World {
         let reach = Aabb::new(point, point).loosened(max_distance + radius);
         let mut best: Option<(BodyHandle, Point3, Real)> = None;
         for handle in self.query_aabb_filtered(&reach, filter) {
-            let target = world_volume(&self.bodies[handle]);
+            let target = self.bodies[handle].world_volume();
             let Some(contact) = volume_contact_within(&ball, &target, max_distance) else {
                 continue;
             };
@@ -318,13 +318,6 @@ impl World {
         let body = self.bodies.get(handle)?;
         Some(body.collider.world_pose(&body.pose))
     }
-}
-
-/// `body`'s collider placed in the world.
-fn world_volume(body: &RigidBody) -> Volume {
-    body.collider
-        .shape
-        .world(&body.collider.world_pose(&body.pose))
 }
 
 /// A query's shape and pose, checked as a body's collider is (the error names the field);

@@ -249,6 +249,13 @@ impl RigidBody {
             .aabb(&self.collider.world_pose(&self.pose))
     }
 
+    /// The collider placed in the world at the current pose (what queries test against).
+    pub(crate) fn world_volume(&self) -> geom::Volume {
+        self.collider
+            .shape
+            .world(&self.collider.world_pose(&self.pose))
+    }
+
     /// Moves the body and wakes it (with its island, at the next step); the error names a non-finite translation or a bad rotation, and then
     /// nothing changes. A static body moved this way is teleported (no velocity).
     pub fn set_pose(&mut self, pose: Isometry3) -> Result<(), WorldError> {
