@@ -6,7 +6,7 @@
 mod common;
 
 use minirigid::prelude::*;
-use minirigid::world::SNAPSHOT_VERSION;
+use minirigid::world::{SNAPSHOT_VERSION, UserData};
 use testbed::scenes::ground;
 
 fn floating() -> World {
@@ -726,4 +726,158 @@ fn a_collider_may_roll_with_its_own_resistance() {
         .unwrap_err()
         .to_string();
     assert!(error.contains("rolling_resistance"), "{error}");
+}
+
+/// A pendulum on a hinge beside a resting box: `words` puts user data on the box's collider,
+/// the ground's and the hinge.
+fn hinged(words: bool) -> (World, [BodyHandle; 2], JointHandle) {
+    let mut world = World::new(WorldConfig::default());
+    let ground = ground(&mut world, 10.0);
+    let word = |w: u64| if words { w } else { 0 };
+    world
+        .body_mut(ground)
+        .unwrap()
+        .set_collider_user_data(word(7));
+    let crate_ = world
+        .insert(
+            BodyDesc::dynamic()
+                .position(Vector3::new(3.0, 0.6, 0.0))
+                .collider_user_data(word(0xC0FFEE)),
+        )
+        .unwrap();
+    let bob = world
+        .insert(
+            BodyDesc::dynamic()
+                .ball(0.3)
+                .position(Vector3::new(1.0, 3.0, 0.0)),
+        )
+        .unwrap();
+    let hinge = world
+        .insert_joint(
+            JointDesc::revolute(ground, bob, Point3::new(0.0, 3.0, 0.0), Vector3::z())
+                .user_data(word(u64::MAX)),
+        )
+        .unwrap();
+    (world, [crate_, bob], hinge)
+}
+
+#[test]
+fn collider_and_joint_user_data_save_hash_restore_and_change_nothing_else() {
+    let (mut world, [crate_, _], hinge) = hinged(true);
+    let (mut plain, ..) = hinged(false);
+    assert_eq!(world.body(crate_).unwrap().collider_user_data(), 0xC0FFEE);
+    assert_eq!(world.joint(hinge).unwrap().user_data(), u64::MAX);
+    for _ in 0..30 {
+        world.step();
+        plain.step();
+    }
+    // The engine never reads them: the same motion, a different hash.
+    for ((_, a), (_, b)) in world.bodies().zip(plain.bodies()) {
+        assert_eq!(a.pose(), b.pose());
+        assert_eq!(a.linvel(), b.linvel());
+    }
+    assert_ne!(world.state_hash(), plain.state_hash());
+    for (name, change) in [
+        (
+            "collider",
+            (|w: &mut World, c, _| {
+                w.body_mut(c).unwrap().set_collider_user_data(1);
+            }) as fn(&mut World, BodyHandle, JointHandle),
+        ),
+        ("joint", |w, _, j| w.set_joint_user_data(j, 1).unwrap()),
+    ] {
+        let mut changed = world.clone();
+        change(&mut changed, crate_, hinge);
+        assert_ne!(changed.state_hash(), world.state_hash(), "{name}");
+    }
+    // Saved only where set, and restored bit for bit.
+    let snapshot = world.snapshot();
+    assert_eq!(snapshot.user_data.colliders.len(), 2);
+    assert_eq!(snapshot.user_data.joints, vec![(hinge, u64::MAX)]);
+    assert_eq!(plain.snapshot().user_data, UserData::default());
+    let mut from_json = World::from_json(&world.to_json().unwrap()).unwrap();
+    let mut from_bytes = World::from_bytes(&world.to_bytes().unwrap()).unwrap();
+    for restored in [&from_json, &from_bytes] {
+        assert_eq!(restored.state_hash(), world.state_hash());
+        assert_eq!(
+            restored.body(crate_).unwrap().collider_user_data(),
+            0xC0FFEE
+        );
+        assert_eq!(restored.joint(hinge).unwrap().user_data(), u64::MAX);
+    }
+    common::step_in_lockstep(&mut world, &mut from_json, &mut from_bytes, 30);
+    // A removed joint's handle is refused by name, and nothing changes.
+    let before = world.state_hash();
+    world.remove_joint(hinge).unwrap();
+    let after = world.state_hash();
+    assert_ne!(after, before);
+    assert_eq!(
+        world.set_joint_user_data(hinge, 3),
+        Err(WorldError::UnknownJoint)
+    );
+    assert_eq!(world.state_hash(), after);
+}
+
+#[test]
+fn hostile_user_data_in_a_snapshot_is_refused() {
+    let (world, [crate_, _], hinge) = hinged(true);
+    let good = world.snapshot();
+    // A handle no body of `world` has.
+    let stranger = world.clone().insert(BodyDesc::dynamic()).unwrap();
+    type Spoil = Box<dyn Fn(&mut Snapshot)>;
+    let cases: Vec<(Spoil, &str)> = vec![
+        (
+            Box::new(|s| s.user_data.colliders[0].1 = 0),
+            "user_data.colliders[0]",
+        ),
+        (
+            Box::new(|s| s.user_data.colliders.swap(0, 1)),
+            "user_data.colliders[1]",
+        ),
+        (
+            Box::new(move |s| s.user_data.colliders.push((crate_, 2))),
+            "user_data.colliders[2]",
+        ),
+        (
+            Box::new(move |s| s.user_data.colliders[1] = (stranger, 2)),
+            "user_data.colliders[1]",
+        ),
+        (
+            Box::new(move |s| s.user_data.joints.push((hinge, 5))),
+            "user_data.joints[1]",
+        ),
+        (
+            Box::new(|s| s.user_data.joints.push((JointHandle::default(), 5))),
+            "user_data.joints[1]",
+        ),
+    ];
+    for (spoil, field) in cases {
+        let mut snapshot = good.clone();
+        spoil(&mut snapshot);
+        let Err(error) = World::from_snapshot(snapshot) else {
+            panic!("{field}: accepted");
+        };
+        assert!(error.to_string().contains(field), "{field}: {error}");
+    }
+    assert!(World::from_snapshot(good).is_ok());
+}
+
+#[test]
+fn version_9_snapshots_load_without_user_data_and_step_as_they_did() {
+    // The world of `filtering.rs`'s `write_fuzz_seeds` (damping, locks, a force pending, a
+    // kinematic target, filters, a sensor with a visitor, hit events), saved in format 9 by
+    // the build before collider and joint user data. That build hashed it 0x32059ac54b5ab8a9
+    // on load and 0x4192c3cf8d75b9a3 30 steps later; this one does too.
+    let bytes = include_bytes!("data/v9-game.bin");
+    let mut world = World::from_bytes(bytes).unwrap();
+    assert_eq!(world.state_hash(), 0x3205_9ac5_4b5a_b8a9);
+    assert!(world.bodies().all(|(_, b)| b.collider_user_data() == 0));
+    for _ in 0..30 {
+        world.step();
+    }
+    assert_eq!(world.state_hash(), 0x4192_c3cf_8d75_b9a3);
+    common::every_truncation_fails(&bytes[..]);
+    let again = World::from_bytes(&world.to_bytes().unwrap()).unwrap();
+    assert_eq!(again.snapshot().version, SNAPSHOT_VERSION);
+    assert_eq!(again.state_hash(), world.state_hash());
 }

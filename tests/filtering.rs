@@ -520,11 +520,11 @@ fn filters_and_sensors_save_hash_and_refuse_hostile_snapshots() {
 }
 
 #[test]
-#[ignore = "writes the fuzz seeds of format 9's new state; run by hand"]
+#[ignore = "writes the fuzz seeds of formats 9 and 10's new state; run by hand"]
 fn write_fuzz_seeds() {
-    // A world with every piece of format 9's new state: damping, a gravity scale, locks, user
-    // data, a force pending, a kinematic target, filters, a sensor with a visitor inside, a
-    // collider asking for hits.
+    // A world with every piece of formats 9 and 10's new state: damping, a gravity scale,
+    // locks, user data (body, collider, joint), a force pending, a kinematic target, filters, a
+    // sensor with a visitor inside, a collider asking for hits.
     let mut world = World::new(WorldConfig::default());
     ground(&mut world, 5.0);
     let sensor = world
@@ -548,6 +548,7 @@ fn write_fuzz_seeds() {
                     angular: [true, false, false],
                 })
                 .user_data(42)
+                .collider_user_data(43)
                 .filter(layer(2, 3))
                 .hit_events(0.5),
         )
@@ -558,6 +559,16 @@ fn write_fuzz_seeds() {
                 .cuboid(Vector3::new(0.5, 0.1, 0.5))
                 .position(Vector3::new(2.0, 0.5, 0.0)),
         )
+        .unwrap();
+    let bob = world
+        .insert(
+            BodyDesc::dynamic()
+                .ball(0.1)
+                .position(Vector3::new(-2.0, 2.0, 0.0)),
+        )
+        .unwrap();
+    world
+        .insert_joint(JointDesc::spherical(sensor, bob, Point3::new(-2.0, 2.5, 0.0)).user_data(44))
         .unwrap();
     for _ in 0..10 {
         world.step();

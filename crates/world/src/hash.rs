@@ -127,6 +127,10 @@ impl World {
                 }
                 h.floats(flags.tangent_velocity.iter());
             }
+            if body.collider.user_data != 0 {
+                h.u64(0xDA);
+                h.u64(body.collider.user_data);
+            }
         }
         for (a, b) in &self.touching {
             h.u64(a.data().as_ffi());
@@ -230,6 +234,11 @@ impl Fnv {
         self.floats([i.spring, i.motor, i.lower, i.upper, i.cone].iter());
         self.floats(joint.force.iter());
         self.floats(joint.torque.iter());
+        // Only when set, so that joints without it hash as before.
+        if joint.user_data != 0 {
+            self.u64(0xDA);
+            self.u64(joint.user_data);
+        }
     }
 
     fn option(&mut self, x: Option<Real>) {

@@ -44,7 +44,9 @@ pub use joint::{
 };
 pub use query::QueryFilter;
 pub use response::solver::SolverLanes;
-pub use snapshot::{MAX_SNAPSHOT_BYTES, OLDEST_SNAPSHOT_VERSION, SNAPSHOT_VERSION, Snapshot};
+pub use snapshot::{
+    MAX_SNAPSHOT_BYTES, OLDEST_SNAPSHOT_VERSION, SNAPSHOT_VERSION, Snapshot, UserData,
+};
 pub use world::World;
 
 pub use collide;

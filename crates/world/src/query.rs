@@ -337,6 +337,7 @@ fn check_query_shape(shape: &Shape, pose: &Isometry3) -> Result<Isometry3, World
             shape: shape.clone(),
             offset: Isometry3::identity(),
             flags: Default::default(),
+            user_data: 0,
         },
     )?;
     Ok(pose)

@@ -57,6 +57,8 @@ pub struct BodyDesc {
     pub parts: Vec<Part>,
     /// The collider's filter and sensor flag ([`ColliderFlags`]).
     pub collider_flags: ColliderFlags,
+    /// A word for the user on the collider (see `RigidBody::set_collider_user_data`).
+    pub collider_user_data: u64,
     /// Damping, gravity scale, locks and user data ([`BodyControl`]; its force, torque and
     /// target are left at rest by `World::insert`: they are given through the body's setters).
     pub control: BodyControl,
@@ -81,6 +83,7 @@ impl Default for BodyDesc {
             parts: Vec::new(),
             control: BodyControl::default(),
             collider_flags: ColliderFlags::default(),
+            collider_user_data: 0,
         }
     }
 }
@@ -289,6 +292,11 @@ impl BodyDesc {
         self.control.user_data = data;
         self
     }
+    /// Stores a word for the user on the collider, saved with it and never read by the engine.
+    pub fn collider_user_data(mut self, data: u64) -> Self {
+        self.collider_user_data = data;
+        self
+    }
     /// Sets what a renderer draws.
     pub fn visual(mut self, visual: Visual) -> Self {
         self.visual = Some(visual);
@@ -324,6 +332,7 @@ impl BodyDesc {
                 shape: self.shape.clone(),
                 offset: self.collider_offset,
                 flags: self.collider_flags,
+                user_data: self.collider_user_data,
             },
         )?;
         let mass = match (self.kind, self.mass) {

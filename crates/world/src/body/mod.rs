@@ -88,6 +88,11 @@ pub struct Collider {
     /// bodies still read).
     #[serde(skip)]
     pub flags: ColliderFlags,
+    /// A word for the user, never read by the engine (saved beside the bodies in snapshots, as
+    /// `flags` is). A body has one collider (a compound's parts are its shape), so this is the
+    /// collider's word beside the body's own [`RigidBody::user_data`].
+    #[serde(skip)]
+    pub user_data: u64,
 }
 
 impl Collider {
@@ -316,6 +321,15 @@ impl RigidBody {
         self.collider.flags = flags;
         self.sleep.wake();
         Ok(())
+    }
+    /// The user's word on the body's collider (see [`RigidBody::set_collider_user_data`]).
+    pub fn collider_user_data(&self) -> u64 {
+        self.collider.user_data
+    }
+    /// Stores a word for the user on the body's collider; saved and hashed with it, never read
+    /// by the engine.
+    pub fn set_collider_user_data(&mut self, data: u64) {
+        self.collider.user_data = data;
     }
     /// Whether the body's collider is a sensor.
     pub fn is_sensor(&self) -> bool {

@@ -175,6 +175,7 @@ pub(crate) fn check_collider(prefix: &str, collider: &Collider) -> Result<Collid
         shape: collider.shape.clone(),
         offset,
         flags: collider.flags,
+        user_data: collider.user_data,
     })
 }
 

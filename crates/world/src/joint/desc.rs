@@ -40,6 +40,7 @@ pub struct JointDesc {
     pub(crate) break_force: Option<Real>,
     pub(crate) break_torque: Option<Real>,
     pub(crate) softness: Spring,
+    pub(crate) user_data: u64,
 }
 
 impl JointDesc {
@@ -52,6 +53,7 @@ impl JointDesc {
             break_force: None,
             break_torque: None,
             softness: JOINT_SOFTNESS,
+            user_data: 0,
         }
     }
 
@@ -228,6 +230,13 @@ impl JointDesc {
         self
     }
 
+    /// Stores a word for the user on the joint, saved and hashed with it and never read by the
+    /// engine.
+    pub fn user_data(mut self, data: u64) -> Self {
+        self.user_data = data;
+        self
+    }
+
     /// The softness of the rows holding the joint together (default [`JOINT_SOFTNESS`]).
     pub fn softness(mut self, hertz: Real, damping_ratio: Real) -> Self {
         self.softness = Spring {
@@ -276,6 +285,7 @@ impl JointDesc {
             impulses: JointImpulses::default(),
             force: Vector3::zeros(),
             torque: Vector3::zeros(),
+            user_data: self.user_data,
         };
         super::check_joint("desc", &joint)?;
         Ok(joint)

@@ -169,6 +169,10 @@ pub struct Joint {
     /// The reaction of the last step on body `b` (N and N m, world space).
     pub(crate) force: Vector3,
     pub(crate) torque: Vector3,
+    /// A word for the user, never read by the engine (saved beside the joints in snapshots,
+    /// so that format 6 to 9 joints still read).
+    #[serde(skip)]
+    pub(crate) user_data: u64,
 }
 
 impl Joint {
@@ -205,6 +209,11 @@ impl Joint {
     /// The softness of the rows that hold the joint together.
     pub fn softness(&self) -> Spring {
         self.softness
+    }
+
+    /// The user's word (see [`JointDesc::user_data`] and `World::set_joint_user_data`).
+    pub fn user_data(&self) -> u64 {
+        self.user_data
     }
 
     /// The accumulated impulses (what the next step warm starts from).

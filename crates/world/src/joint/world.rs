@@ -96,6 +96,21 @@ impl World {
         Ok(())
     }
 
+    /// Stores a word for the user on a joint (saved and hashed with it, never read by the
+    /// engine); the error names an unknown or removed handle.
+    pub fn set_joint_user_data(
+        &mut self,
+        handle: JointHandle,
+        data: u64,
+    ) -> Result<(), WorldError> {
+        let joint = self
+            .joints
+            .get_mut(handle)
+            .ok_or(WorldError::UnknownJoint)?;
+        joint.user_data = data;
+        Ok(())
+    }
+
     /// Sets or clears a hinge's or slider's motor (see [`World::set_joint_kind`]).
     pub fn set_joint_motor(
         &mut self,

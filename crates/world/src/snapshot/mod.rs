@@ -7,7 +7,8 @@
 //! and never change a result, so a restored world steps bit for bit like the original, also
 //! when it was saved mid-contact.
 //!
-//! Formats: version 9 (this build) added each body's control state (damping, gravity scale,
+//! Formats: version 10 (this build) added the user's words on colliders and joints, in a
+//! section of their own after the others (only the non-zero ones). Version 9 added each body's control state (damping, gravity scale,
 //! locks, pending force and torque, kinematic target, user data) and collider flags (filter,
 //! sensor), beside the bodies as their sleep states are, and the sensors' overlaps. Version 8 added capsules, convex hulls (saved as their vertices and
 //! rebuilt, so checked, on load) and compounds (saved as their parts) to the shapes, as new
@@ -52,14 +53,16 @@ mod legacy;
 mod v5;
 mod v6;
 mod v8;
+mod v9;
 
 use legacy::{v1, v2, v3, v4};
 
-/// The format version this build writes (it also reads versions 1 to 8). Version 9 added the
-/// bodies' control states ([`crate::BodyControl`]); version 8 added capsules, convex hulls and
+/// The format version this build writes (it also reads versions 1 to 9). Version 10 added the
+/// user's words on colliders and joints ([`UserData`]); version 9 added the bodies' control
+/// states ([`crate::BodyControl`]); version 8 added capsules, convex hulls and
 /// compounds to the shapes (as new last variants: a version 7 file reads with version 8's
 /// layout).
-pub const SNAPSHOT_VERSION: u32 = 9;
+pub const SNAPSHOT_VERSION: u32 = 10;
 
 /// The oldest format version this build reads.
 pub const OLDEST_SNAPSHOT_VERSION: u32 = 1;
@@ -107,6 +110,19 @@ pub struct Snapshot {
     /// The (sensor, visitor) pairs overlapping after the last step, sorted (the next step's
     /// sensor events depend on them).
     pub sensing: Vec<(BodyHandle, BodyHandle)>,
+    /// The user's words on colliders and joints.
+    pub user_data: UserData,
+}
+
+/// The user's words on colliders and joints (see `RigidBody::set_collider_user_data` and
+/// `World::set_joint_user_data`): only the non-zero ones, in handle order, so that a world
+/// that uses none writes two empty lists.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct UserData {
+    /// Each body whose collider has a word, with the word.
+    pub colliders: Vec<(BodyHandle, u64)>,
+    /// Each joint that has a word, with the word.
+    pub joints: Vec<(JointHandle, u64)>,
 }
 
 #[derive(Deserialize)]
@@ -187,6 +203,11 @@ impl Snapshot {
                 .map_err(json)?
                 .upgraded(header.version)
                 .map_err(|_| SnapshotError::Json("the version changed while reading".into()))
+        } else if header.version == 9 {
+            serde_json::from_str::<v9::Snapshot>(text)
+                .map_err(json)?
+                .upgraded(header.version)
+                .map_err(|_| SnapshotError::Json("the version changed while reading".into()))
         } else {
             let snapshot: Self = serde_json::from_str(text).map_err(json)?;
             if snapshot.version != header.version {
@@ -258,6 +279,10 @@ impl Snapshot {
             let (old, left): (v8::Snapshot, &[u8]) =
                 postcard::take_from_bytes(payload).map_err(binary)?;
             (old.upgraded(version)?, left)
+        } else if version == 9 {
+            let (old, left): (v9::Snapshot, &[u8]) =
+                postcard::take_from_bytes(payload).map_err(binary)?;
+            (old.upgraded(version)?, left)
         } else {
             let (snapshot, left): (Self, &[u8]) =
                 postcard::take_from_bytes(payload).map_err(binary)?;
@@ -311,6 +336,26 @@ impl Snapshot {
     }
 }
 
+/// A list of user's words: live handles in strictly increasing order, each word non-zero (as
+/// `World::snapshot` writes them, so that a state has one form).
+fn check_user_data<K: Copy + Ord>(
+    field: &str,
+    entries: &[(K, u64)],
+    live: impl Fn(K) -> bool,
+) -> Result<(), SnapshotError> {
+    for (index, &(handle, data)) in entries.iter().enumerate() {
+        let ordered = index == 0 || entries[index - 1].0 < handle;
+        if !(live(handle) && ordered && data != 0) {
+            return Err(SnapshotError::Invalid(WorldError::OutOfRange {
+                field: format!("{field}[{index}]"),
+                value: index as Real,
+                range: "a live handle, after the one before, with a non-zero word".into(),
+            }));
+        }
+    }
+    Ok(())
+}
+
 fn check_size(len: usize) -> Result<(), SnapshotError> {
     if len as u64 > MAX_SNAPSHOT_BYTES {
         return Err(SnapshotError::TooLarge {
@@ -350,6 +395,16 @@ impl World {
             controls: self.bodies.values().map(|b| b.control).collect(),
             colliders: self.bodies.values().map(|b| b.collider.flags).collect(),
             sensing: self.sensing.clone(),
+            user_data: UserData {
+                colliders: (self.bodies.iter())
+                    .filter(|(_, b)| b.collider.user_data != 0)
+                    .map(|(h, b)| (h, b.collider.user_data))
+                    .collect(),
+                joints: (self.joints.iter())
+                    .filter(|(_, j)| j.user_data != 0)
+                    .map(|(h, j)| (h, j.user_data))
+                    .collect(),
+            },
         }
     }
 
@@ -532,6 +587,18 @@ impl World {
                     range: "a sorted pair of a live sensor and a live body that is not one".into(),
                 }));
             }
+        }
+        check_user_data("user_data.colliders", &snapshot.user_data.colliders, |h| {
+            snapshot.bodies.contains_key(h)
+        })?;
+        check_user_data("user_data.joints", &snapshot.user_data.joints, |h| {
+            snapshot.joints.contains_key(h)
+        })?;
+        for &(handle, data) in &snapshot.user_data.colliders {
+            snapshot.bodies[handle].collider.user_data = data;
+        }
+        for &(handle, data) in &snapshot.user_data.joints {
+            snapshot.joints[handle].user_data = data;
         }
         for (body, state) in snapshot.bodies.values_mut().zip(&snapshot.sleep) {
             body.mass_properties = BodyMass::derive(body.kind, body.mass, &body.collider);

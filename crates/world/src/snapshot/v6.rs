@@ -42,6 +42,7 @@ impl Snapshot {
             controls: vec![Default::default(); self.bodies.len()],
             colliders: vec![Default::default(); self.bodies.len()],
             sensing: Vec::new(),
+            user_data: Default::default(),
             bodies: self.bodies,
             touching: self.touching,
             contacts: self.contacts,

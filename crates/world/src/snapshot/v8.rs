@@ -51,6 +51,7 @@ impl Snapshot {
             sleep: self.sleep,
             kept: self.kept,
             joints: self.joints,
+            user_data: Default::default(),
         })
     }
 }
