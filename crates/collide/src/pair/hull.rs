@@ -214,9 +214,9 @@ struct EdgeData {
 }
 
 impl Poly<'_> {
-    /// Each edge once, for the edge query.
-    fn edge_data(&self) -> Vec<EdgeData> {
-        let mut out = Vec::with_capacity(self.topology.half_edges().len() / 2);
+    /// Each edge once, for the edge query, into `out`.
+    fn edge_data(&self, out: &mut Vec<EdgeData>) {
+        out.clear();
         out.extend(self.unique_edges().map(|e| {
             let (p, q) = self.edge(e);
             let (u, v) = self.edge_normals(e);
@@ -228,7 +228,6 @@ impl Poly<'_> {
                 v,
             }
         }));
-        out
     }
 
     /// Whether it is flat (a triangle): its two faces' normals are opposite, so its edges'
@@ -248,6 +247,21 @@ impl Poly<'_> {
     }
 }
 
+/// The edge query's buffers, kept per thread so that a query allocates nothing once they have
+/// grown: `a`'s edges, `b`'s as columns, and which of `b`'s edges cross the one of `a` being
+/// tested (a byte each, padded to whole words of eight).
+#[derive(Default)]
+struct EdgeScratch {
+    edges_a: Vec<EdgeData>,
+    edges_b: Vec<EdgeData>,
+    columns: EdgeColumns,
+    crosses: Vec<u8>,
+}
+
+thread_local! {
+    static EDGE_SCRATCH: std::cell::RefCell<EdgeScratch> = Default::default();
+}
+
 /// The edges of a polyhedron as columns (each component its own array), so that the edge
 /// query's inner loop runs over contiguous numbers the compiler can put in SIMD lanes.
 #[derive(Default)]
@@ -260,26 +274,21 @@ struct EdgeColumns {
 }
 
 impl EdgeColumns {
-    fn of(edges: &[EdgeData]) -> Self {
-        let n = edges.len();
-        let column = || [0; 3].map(|_| Vec::with_capacity(n));
-        let mut c = Self {
-            index: Vec::with_capacity(n),
-            p: column(),
-            d: column(),
-            u: column(),
-            v: column(),
-        };
+    /// The columns of `edges`, in place of what they held.
+    fn fill(&mut self, edges: &[EdgeData]) {
+        self.index.clear();
+        for column in [&mut self.p, &mut self.d, &mut self.u, &mut self.v] {
+            column.iter_mut().for_each(Vec::clear);
+        }
         for e in edges {
-            c.index.push(e.index);
+            self.index.push(e.index);
             for k in 0..3 {
-                c.p[k].push(e.p[k]);
-                c.d[k].push(e.d[k]);
-                c.u[k].push(e.u[k]);
-                c.v[k].push(e.v[k]);
+                self.p[k].push(e.p[k]);
+                self.d[k].push(e.d[k]);
+                self.u[k].push(e.u[k]);
+                self.v[k].push(e.v[k]);
             }
         }
-        c
     }
 
     fn point(&self, k: usize) -> Point3 {
@@ -304,62 +313,131 @@ fn edge_query(
     margin: Real,
     allowed: &impl Fn(&Vector3) -> bool,
 ) -> Option<EdgeAxis> {
-    let edges_a = a.edge_data();
-    let columns = EdgeColumns::of(&b.edge_data());
+    let mut scratch = EDGE_SCRATCH.with(|s| std::mem::take(&mut *s.borrow_mut()));
+    let best = edge_query_in(a, b, margin, allowed, &mut scratch);
+    EDGE_SCRATCH.with(|s| *s.borrow_mut() = scratch);
+    best
+}
+
+/// [`edge_query`] in the buffers `scratch`.
+fn edge_query_in(
+    a: &Poly<'_>,
+    b: &Poly<'_>,
+    margin: Real,
+    allowed: &impl Fn(&Vector3) -> bool,
+    scratch: &mut EdgeScratch,
+) -> Option<EdgeAxis> {
+    let EdgeScratch {
+        edges_a,
+        edges_b,
+        columns,
+        crosses,
+    } = scratch;
+    a.edge_data(edges_a);
+    b.edge_data(edges_b);
+    columns.fill(edges_b);
     let nb = columns.index.len();
+    crosses.clear();
+    crosses.resize(nb.next_multiple_of(8), 0);
     let flat = a.is_flat() || b.is_flat();
-    let mut crosses = vec![false; nb];
+    let context = EdgeContext {
+        a,
+        b,
+        flat,
+        margin,
+        columns,
+    };
     let mut best: Option<EdgeAxis> = None;
-    for ea in &edges_a {
+    for ea in edges_a.iter() {
         if flat {
-            crosses.fill(true);
+            crosses[..nb].fill(1);
         } else {
-            let (d, u, v) = (&columns.d, &columns.u, &columns.v);
+            // Every column cut to `nb`, so that the loop is free of bounds checks and runs
+            // in SIMD lanes.
+            let [d0, d1, d2] = columns.d.each_ref().map(|c| &c[..nb]);
+            let [u0, u1, u2] = columns.u.each_ref().map(|c| &c[..nb]);
+            let [v0, v1, v2] = columns.v.each_ref().map(|c| &c[..nb]);
+            let out = &mut crosses[..nb];
             for k in 0..nb {
-                let cba = u[0][k] * ea.d.x + u[1][k] * ea.d.y + u[2][k] * ea.d.z;
-                let dba = v[0][k] * ea.d.x + v[1][k] * ea.d.y + v[2][k] * ea.d.z;
-                let adc = ea.u.x * d[0][k] + ea.u.y * d[1][k] + ea.u.z * d[2][k];
-                let bdc = ea.v.x * d[0][k] + ea.v.y * d[1][k] + ea.v.z * d[2][k];
-                crosses[k] = (cba * dba < 0.0) & (adc * bdc < 0.0) & (cba * bdc < 0.0);
+                let cba = u0[k] * ea.d.x + u1[k] * ea.d.y + u2[k] * ea.d.z;
+                let dba = v0[k] * ea.d.x + v1[k] * ea.d.y + v2[k] * ea.d.z;
+                let adc = ea.u.x * d0[k] + ea.u.y * d1[k] + ea.u.z * d2[k];
+                let bdc = ea.v.x * d0[k] + ea.v.y * d1[k] + ea.v.z * d2[k];
+                out[k] = u8::from((cba * dba < 0.0) & (adc * bdc < 0.0) & (cba * bdc < 0.0));
             }
         }
-        for k in (0..nb).filter(|&k| crosses[k]) {
-            let db = columns.direction(k);
-            let l = ea.d.cross(&db);
-            let length_sq = l.norm_squared();
-            if length_sq <= PARALLEL_SQ * ea.d.norm_squared() * db.norm_squared() {
-                continue;
-            }
-            let mut l = l / length_sq.sqrt();
-            let separation = if flat {
-                if l.dot(&(b.centre - a.centre)) < 0.0 {
-                    l = -l;
-                }
-                let ((_, a_hi), (b_lo, _)) = (a.interval(&l), b.interval(&l));
-                b_lo - a_hi
-            } else {
-                if l.dot(&(ea.p - a.centre)) < 0.0 {
-                    l = -l;
-                }
-                l.dot(&(columns.point(k) - ea.p))
-            };
-            if !allowed(&l) {
-                continue;
-            }
-            if best.is_none_or(|e| separation > e.separation) {
-                best = Some(EdgeAxis {
-                    edge_a: ea.index,
-                    edge_b: columns.index[k],
-                    normal: l,
-                    separation,
-                });
-                if separation > margin {
+        // The crossing edges of `b`, in order: eight flags a word, skipping the words with
+        // none (most: few pairs of edges make a face of the Minkowski difference).
+        for (word_index, word) in crosses.chunks_exact(8).enumerate() {
+            let mut word = u64::from_le_bytes(word.try_into().expect("eight flags"));
+            while word != 0 {
+                let byte = word.trailing_zeros() / 8;
+                word &= !(0xff << (byte * 8));
+                let k = word_index * 8 + byte as usize;
+                if context.try_pair(ea, k, allowed, &mut best) {
                     return best;
                 }
             }
         }
     }
     best
+}
+
+/// What the edge query's pairs are measured against.
+struct EdgeContext<'a, 'p> {
+    a: &'a Poly<'p>,
+    b: &'a Poly<'p>,
+    flat: bool,
+    margin: Real,
+    columns: &'a EdgeColumns,
+}
+
+impl EdgeContext<'_, '_> {
+    /// The axis of `a`'s edge `ea` and `b`'s `k`-th, kept in `best` when it is allowed and
+    /// separates more; true when it separates them by more than the margin (the pair is
+    /// apart).
+    #[inline]
+    fn try_pair(
+        &self,
+        ea: &EdgeData,
+        k: usize,
+        allowed: &impl Fn(&Vector3) -> bool,
+        best: &mut Option<EdgeAxis>,
+    ) -> bool {
+        let (a, b) = (self.a, self.b);
+        let db = self.columns.direction(k);
+        let l = ea.d.cross(&db);
+        let length_sq = l.norm_squared();
+        if length_sq <= PARALLEL_SQ * ea.d.norm_squared() * db.norm_squared() {
+            return false;
+        }
+        let mut l = l / length_sq.sqrt();
+        let separation = if self.flat {
+            if l.dot(&(b.centre - a.centre)) < 0.0 {
+                l = -l;
+            }
+            let ((_, a_hi), (b_lo, _)) = (a.interval(&l), b.interval(&l));
+            b_lo - a_hi
+        } else {
+            if l.dot(&(ea.p - a.centre)) < 0.0 {
+                l = -l;
+            }
+            l.dot(&(self.columns.point(k) - ea.p))
+        };
+        if !allowed(&l) {
+            return false;
+        }
+        if best.is_none_or(|e| separation > e.separation) {
+            *best = Some(EdgeAxis {
+                edge_a: ea.index,
+                edge_b: self.columns.index[k],
+                normal: l,
+                separation,
+            });
+            return separation > self.margin;
+        }
+        false
+    }
 }
 
 /// A vertex of a polygon being clipped and the labels of the two sides that made it.
