@@ -521,8 +521,23 @@ fn joint_grid_scene(c: &mut Criterion) {
         world.contacts().len()
     };
     let default = SolverConfig::default().joint_iterations;
-    for (name, iterations) in [("minirigid", default), ("minirigid_1_joint_iteration", 1)] {
-        let mut world = with_iterations(iterations);
+    type Build<'a> = Box<dyn Fn() -> World + 'a>;
+    let variants: [(&str, Build<'_>); 3] = [
+        ("minirigid", Box::new(|| with_iterations(default))),
+        (
+            "minirigid_1_joint_iteration",
+            Box::new(|| with_iterations(1)),
+        ),
+        // Box3D's solver effort and joint softness (one soft iteration, one joint pass, 60 Hz,
+        // damping ratio 2): Box3D's quality (its grid after 100 steps: largest anchor gap
+        // 7.4 mm, lowest ball at -99.264 m, `benches/box3d/joint_grid_quality.c`).
+        (
+            "minirigid_box3d_effort",
+            Box::new(|| testbed::joints::box3d_effort(template.clone())),
+        ),
+    ];
+    for (name, build) in variants {
+        let mut world = build();
         for _ in 0..WINDOW {
             world.step();
         }
@@ -537,7 +552,6 @@ fn joint_grid_scene(c: &mut Criterion) {
             .fold(0.0, Real::min);
         eprintln!("joint_grid {name}: largest anchor gap {gap:.4} m, lowest ball at y {lowest:.3}");
         quality.push_str(&format!("{name}\t{gap}\t{lowest}\n"));
-        let build = || with_iterations(iterations);
         group.bench_function(BenchmarkId::new(name, joints), |b| {
             b.iter_custom(|iters| timed_steps(iters, &build, &step))
         });

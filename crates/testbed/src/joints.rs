@@ -3,7 +3,10 @@
 
 use crate::scenes::ground;
 use geom::{Point3, Real, Vector3};
-use world::{BodyDesc, BodyHandle, JointDesc, JointHandle, SleepConfig, World, WorldConfig};
+use world::{
+    BodyDesc, BodyHandle, CollisionFilter, JointDesc, JointHandle, SleepConfig, Spring, World,
+    WorldConfig,
+};
 
 /// A chain of `links` boxes (0.1 x 0.1 x 0.25 m, density 1000) hanging from a static anchor at
 /// `top`, each joined to the one above by a spherical joint at their shared end. Returns the
@@ -229,9 +232,8 @@ pub fn falling_ragdoll() -> (World, Vec<BodyHandle>, Vec<JointHandle>) {
 /// Box3D's joint grid (`shared/benchmarks.c`, `CreateJointGrid`): `n` by `n` balls of radius 0.4
 /// at `(k, -i, 0)`, row `i = 0` static, each joined to the ball above and to the one on its left
 /// by spherical joints (anchors 0.5 from each ball's centre), density 1000, gravity -10 (Box3D's),
-/// sleeping off. Box3D keeps every ball from colliding with every other by filtering; here the
-/// jointed neighbours do not collide (`collide_connected` off) and the others may. `n = 100`:
-/// 9,900 dynamic balls, 19,800 joints.
+/// sleeping off, and Box3D's filter: every ball in category 2, colliding with all but it, so that
+/// no two balls collide. `n = 100`: 9,900 dynamic balls, 19,800 joints.
 pub fn joint_grid(n: usize) -> World {
     let mut world = World::new(WorldConfig {
         gravity: Vector3::new(0.0, -10.0, 0.0),
@@ -250,9 +252,16 @@ pub fn joint_grid(n: usize) -> World {
                 BodyDesc::dynamic()
             };
             let position = Vector3::new(k as Real, -(i as Real), 0.0);
-            let ball = world
-                .insert(desc.ball(0.4).density(1000.0).position(position))
-                .expect("a valid ball");
+            let ball =
+                world
+                    .insert(desc.ball(0.4).density(1000.0).position(position).filter(
+                        CollisionFilter {
+                            category: 2,
+                            mask: !2,
+                            group: 0,
+                        },
+                    ))
+                    .expect("a valid ball");
             let local = |x: Real, y: Real| geom::Isometry3::translation(x, y, 0.0);
             let spherical = |a, b, frame_a, frame_b| {
                 JointDesc::local(
@@ -281,6 +290,32 @@ pub fn joint_grid(n: usize) -> World {
             }
             bodies.push(ball);
         }
+    }
+    world
+}
+
+/// `world` solved with Box3D's effort and joint softness: one soft iteration and one joint pass
+/// per substep, every joint held at 60 Hz with damping ratio 2 (Box3D's `constraintHertz` and
+/// `constraintDampingRatio`; capped at a quarter of the substep rate there, which at 4 substeps
+/// of 1/60 s is 60 Hz too). Minirigid's defaults (two of each, 240 Hz, damping ratio 20) hold
+/// joints stiffer (see `world::JOINT_SOFTNESS`); this is for comparing with Box3D at its own
+/// quality.
+pub fn box3d_effort(mut world: World) -> World {
+    let mut config = *world.config();
+    config.solver.soft_iterations = 1;
+    config.solver.joint_iterations = 1;
+    world.set_config(config).expect("valid settings");
+    let joints: Vec<JointHandle> = world.joints().map(|(h, _)| h).collect();
+    for joint in joints {
+        world
+            .set_joint_softness(
+                joint,
+                Spring {
+                    hertz: 60.0,
+                    damping_ratio: 2.0,
+                },
+            )
+            .expect("a valid softness");
     }
     world
 }

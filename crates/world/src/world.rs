@@ -16,7 +16,7 @@ use crate::step::sleep::{self, Islands};
 use crate::step::{Active, Collision, integrate};
 use collide::staged::StageCounts;
 use geom::Real;
-use slotmap::SlotMap;
+use slotmap::{Key, SlotMap};
 
 /// A joint's bodies, lower handle first.
 fn ordered([a, b]: [BodyHandle; 2]) -> (BodyHandle, BodyHandle) {
@@ -73,6 +73,9 @@ pub struct World {
     /// order, and their bodies' dense indices (a step's buffers).
     joint_list: Vec<JointHandle>,
     joint_indices: Vec<(u32, u32)>,
+    /// Scratch of `index_joints`: per body slot, its place in the dense set plus one (0: not
+    /// in it).
+    dense_places: Vec<u32>,
     /// Which bodies a step visits (derived from the bodies, never saved).
     pub(crate) active: Active,
     /// The collision stage's buffers (never saved, never change a result).
@@ -129,6 +132,7 @@ impl World {
             attached: Vec::new(),
             joint_list: Vec::new(),
             joint_indices: Vec::new(),
+            dense_places: Vec::new(),
             active: Active::default(),
             collision: Collision::default(),
             solver: Solver::default(),
@@ -757,6 +761,19 @@ impl World {
             return;
         }
         if 4 * handles.len() >= self.bodies.len() {
+            // Most bodies are in the set: a table of their places by slot, rather than two
+            // searches a joint.
+            let slot = |h: BodyHandle| (h.data().as_ffi() & 0xffff_ffff) as usize;
+            let places = &mut self.dense_places;
+            places.clear();
+            places.resize(handles.last().map_or(0, |&h| slot(h) + 1), 0);
+            for (place, &h) in handles.iter().enumerate() {
+                places[slot(h)] = place as u32 + 1;
+            }
+            let index = |h: BodyHandle| {
+                let place = *places.get(slot(h))?;
+                (place != 0 && handles[place as usize - 1] == h).then(|| place - 1)
+            };
             for (handle, joint) in &self.joints {
                 if let (Some(i), Some(j)) = (index(joint.bodies[0]), index(joint.bodies[1])) {
                     self.joint_list.push(handle);

@@ -366,8 +366,13 @@ fn joint_grid(root: &Path, out: &mut String) {
             Some(0.5),
         ),
         (
-            "minirigid, 1 joint iteration (Box3D's)",
+            "minirigid, 1 joint iteration",
             "minirigid_1_joint_iteration",
+            None,
+        ),
+        (
+            "minirigid at Box3D's effort and joint softness",
+            "minirigid_box3d_effort",
             None,
         ),
         ("rapier3d", "rapier3d", None),

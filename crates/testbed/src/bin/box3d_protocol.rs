@@ -15,14 +15,15 @@
 //! `large_world` (1,000 x 1,000 static boxes; `large_world:G` for G x G, to see how a step's
 //! cost grows with the static boxes), `convex_pile` (5,120 hulls; `convex_pile:L` for L layers
 //! of 64), `washer` (a kinematic drum of 40 hulls turning 8,000 cubes; `washer:G` for G^3), `all` (the default, Box3D's scenes), and ours by the
-//! same protocol: `level` (the level example's surfaces with 256 bodies), `capsules3`
+//! same protocol: `level` (the level example's surfaces with 256 bodies), `joint_grid_box3d`
+//! (the joint grid at Box3D's solver effort and joint softness), `capsules3`
 //! (rapier's stress test of 3,008 capsules), `compound3` (its 1,600 U shapes of three boxes); threads `N` (only
 //! N, 1 by default) or `1..N` (each count from 1 to N, as Box3D's `-t=N`); 2 runs and the
 //! default joint iterations (`SolverConfig`) by default.
 
 use rapier3d::prelude::PhysicsWorld;
 use std::time::Instant;
-use testbed::joints::joint_grid;
+use testbed::joints::{box3d_effort, joint_grid};
 use testbed::peer::{Contacts, insert_body, rapier_of_with};
 use testbed::scenes::{large_world, large_world_drop, many_pyramids, pyramid};
 use testbed::shapes::{capsules3, compound3, convex_pile, washer};
@@ -128,6 +129,14 @@ fn our_scenes() -> Vec<Scene> {
             name: "level".into(),
             steps: 300,
             build: Box::new(|| awake(box3d(level(256).0))),
+            before_step: None,
+        },
+        // Box3D's joint grid solved with Box3D's effort and joint softness
+        // (`testbed::joints::box3d_effort`), to compare at Box3D's quality.
+        Scene {
+            name: "joint_grid_box3d".into(),
+            steps: 100,
+            build: Box::new(|| box3d_effort(box3d(joint_grid(100)))),
             before_step: None,
         },
         // rapier's capsules3 stress test: 3,008 capsules dropped in a grid, 500 steps.
