@@ -881,3 +881,65 @@ fn version_9_snapshots_load_without_user_data_and_step_as_they_did() {
     assert_eq!(again.snapshot().version, SNAPSHOT_VERSION);
     assert_eq!(again.state_hash(), world.state_hash());
 }
+
+#[test]
+fn the_whole_step_responses_move_controlled_bodies_as_the_solver_does_in_one_substep() {
+    // Seed 003's `Reflect` and `None` integrate once a step, with the solver's velocity update
+    // (`body::accelerate`): a force gives `F dt / m`, a torque `I^-1 tau dt`, damping
+    // `1 / (1 + c dt)`, gravity its scale; one substep of the solver gives the same bits (for
+    // a cube: the solver also turns a body whose inertia differs about its axes by the
+    // gyroscopic term, which the whole-step responses leave out).
+    for response in [Response::Reflect, Response::None] {
+        let make = |response, substeps| {
+            let mut world = World::new(WorldConfig {
+                response,
+                ..WorldConfig::default()
+            });
+            let mut config = *world.config();
+            config.solver.substeps = substeps;
+            world.set_config(config).unwrap();
+            let body = world
+                .insert(
+                    BodyDesc::dynamic()
+                        .cuboid(Vector3::repeat(0.3))
+                        .density(3.0)
+                        .linvel(Vector3::new(1.0, 2.0, -1.0))
+                        .angvel(Vector3::new(0.5, -0.2, 0.1))
+                        .linear_damping(0.7)
+                        .angular_damping(0.3)
+                        .gravity_scale(0.5),
+                )
+                .unwrap();
+            let control = world.body_mut(body).unwrap();
+            control.add_force(Vector3::new(12.0, -3.0, 7.5)).unwrap();
+            control.add_torque(Vector3::new(0.1, 0.2, -0.3)).unwrap();
+            (world, body)
+        };
+        let (mut whole, body) = make(response, 8);
+        let (mut solver, twin) = make(Response::Solver, 1);
+        let dt = whole.config().dt;
+        let (mass, before) = {
+            let b = whole.body(body).unwrap();
+            (b.mass(), b.linvel())
+        };
+        whole.step();
+        solver.step();
+        let (a, b) = (whole.body(body).unwrap(), solver.body(twin).unwrap());
+        assert_eq!(
+            (a.linvel(), a.angvel()),
+            (b.linvel(), b.angvel()),
+            "{response:?}"
+        );
+        let expected = before / (1.0 + dt * 0.7)
+            + whole.config().gravity * (0.5 * dt)
+            + Vector3::new(12.0, -3.0, 7.5) * (dt / mass);
+        for axis in 0..3 {
+            assert!(
+                close(a.linvel()[axis], expected[axis], 1e-6),
+                "{response:?} axis {axis}: {} against {}",
+                a.linvel()[axis],
+                expected[axis]
+            );
+        }
+    }
+}

@@ -114,6 +114,25 @@ impl BodyControl {
     }
 }
 
+/// A controlled body's velocity update over `h`, in Box3D's order: the velocities it starts
+/// with damped by `1 / (1 + h c)`, then gravity times its scale and the accelerations added
+/// (`linear` is `F / m`, `angular` is `I^-1 tau`). The solver runs it every substep; the
+/// whole-step responses (`Reflect`, `None`) once a step.
+#[inline]
+pub(crate) fn accelerate(
+    [linvel, angvel]: [&mut Vector3; 2],
+    gravity: &Vector3,
+    gravity_scale: Real,
+    [linear, angular]: [Vector3; 2],
+    [linear_damping, angular_damping]: [Real; 2],
+    h: Real,
+) {
+    let gained = gravity * (h * gravity_scale) + linear * h;
+    let turned = angular * h;
+    *linvel = *linvel * (1.0 / (1.0 + h * linear_damping)) + gained;
+    *angvel = *angvel * (1.0 / (1.0 + h * angular_damping)) + turned;
+}
+
 /// Checks a body's control state, naming the first bad field under `prefix` (`desc`,
 /// `bodies[3]`): the numbers in range, forces only on a dynamic body (others ignore them), a
 /// target only on a kinematic one.

@@ -10,8 +10,8 @@ mod mass;
 mod validate;
 mod visual;
 
-pub(crate) use control::check_control;
 pub use control::{BodyControl, Locks};
+pub(crate) use control::{accelerate, check_control};
 pub use desc::{BodyDesc, ColliderFit};
 pub use filter::{ColliderFlags, CollisionFilter};
 pub(crate) use mass::BodyMass;

@@ -26,11 +26,18 @@ pub(crate) fn velocities(
             continue;
         }
         let control = body.control;
-        let linear = gravity * (dt * control.gravity_scale)
-            + control.force * (dt * body.mass_properties.inverse_mass);
-        let angular = body.world_inverse_inertia() * control.torque * dt;
-        body.linvel = body.linvel * (1.0 / (1.0 + dt * control.linear_damping)) + linear;
-        body.angvel = body.angvel * (1.0 / (1.0 + dt * control.angular_damping)) + angular;
+        let accelerations = [
+            control.force * body.mass_properties.inverse_mass,
+            body.world_inverse_inertia() * control.torque,
+        ];
+        crate::body::accelerate(
+            [&mut body.linvel, &mut body.angvel],
+            &gravity,
+            control.gravity_scale,
+            accelerations,
+            [control.linear_damping, control.angular_damping],
+            dt,
+        );
     }
 }
 

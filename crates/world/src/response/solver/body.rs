@@ -174,10 +174,14 @@ impl Drive {
     /// velocities the substep starts with, then gravity and the forces).
     #[inline]
     fn accelerate(&self, state: &mut SolverBody, gravity: &Vector3, h: Real) {
-        let linear = gravity * (h * self.gravity_scale) + self.linear * h;
-        let angular = self.angular * h;
-        state.linvel = state.linvel * (1.0 / (1.0 + h * self.linear_damping)) + linear;
-        state.angvel = state.angvel * (1.0 / (1.0 + h * self.angular_damping)) + angular;
+        crate::body::accelerate(
+            [&mut state.linvel, &mut state.angvel],
+            gravity,
+            self.gravity_scale,
+            [self.linear, self.angular],
+            [self.linear_damping, self.angular_damping],
+            h,
+        );
     }
 }
 
