@@ -294,6 +294,104 @@ pub fn washer(grid: usize) -> (World, BodyHandle, Vec<BodyHandle>) {
     (world, drum, cubes)
 }
 
+/// Box3D's junkyard (`shared/benchmarks.c`, `CreateJunkyard`, gravity -10, density 1000): a
+/// ground of half extents (120, 1, 120) at `y = -1` and four walls of half extents (1, 8, 50)
+/// and (50, 8, 1) at `x = +-50` and `z = +-50` (one static body of five box hulls in Box3D,
+/// five static boxes here); `layers` layers (24 in Box3D) of 21 x 21 rocks at
+/// `(-40 + 4 X, 4 Y + 25, -40 + 4 Z)`, each the hull of 10 points of a Fibonacci lattice on a
+/// sphere of radius 1.5 (`b3CreateRock`); and a kinematic pusher, the hull of a 16-sided
+/// cylinder of radius 4 and height 24 standing on the ground, at (35, 0, 0), which
+/// [`junkyard_push`] drives round a circle before each step. Returns the world and the pusher.
+pub fn junkyard(layers: usize) -> (World, BodyHandle) {
+    let mut world = World::new(WorldConfig {
+        gravity: Vector3::new(0.0, -10.0, 0.0),
+        ..WorldConfig::default()
+    });
+    let walls = [
+        (
+            Vector3::new(120.0, 1.0, 120.0),
+            Vector3::new(0.0, -1.0, 0.0),
+        ),
+        (Vector3::new(1.0, 8.0, 50.0), Vector3::new(-50.0, 7.0, 0.0)),
+        (Vector3::new(1.0, 8.0, 50.0), Vector3::new(50.0, 7.0, 0.0)),
+        (Vector3::new(50.0, 8.0, 1.0), Vector3::new(0.0, 7.0, -50.0)),
+        (Vector3::new(50.0, 8.0, 1.0), Vector3::new(0.0, 7.0, 50.0)),
+    ];
+    for (half_extents, at) in walls {
+        let wall = BodyDesc::fixed()
+            .cuboid(half_extents)
+            .position(at)
+            .color([0.45, 0.45, 0.5]);
+        world.insert(wall).expect("a wall of the junkyard");
+    }
+    let rock = Shape::convex_hull(&rock_points(1.5)).expect("the junkyard's rock");
+    for y in 0..layers {
+        for x in 0..=20 {
+            for z in 0..=20 {
+                let at = Vector3::new(
+                    -40.0 + 4.0 * x as Real,
+                    4.0 * y as Real + 25.0,
+                    -40.0 + 4.0 * z as Real,
+                );
+                let desc = BodyDesc::dynamic()
+                    .shape(rock.clone())
+                    .position(at)
+                    .density(1000.0)
+                    .color([0.55, 0.5, 0.45]);
+                world.insert(desc).expect("a rock of the junkyard");
+            }
+        }
+    }
+    let sides = 16;
+    let cylinder: Vec<Point3> = (0..sides)
+        .flat_map(|k| {
+            let alpha = 2.0 * std::f32::consts::PI * k as Real / sides as Real;
+            let (s, c) = alpha.sin_cos();
+            [
+                Point3::new(4.0 * c, 0.0, 4.0 * s),
+                Point3::new(4.0 * c, 24.0, 4.0 * s),
+            ]
+        })
+        .collect();
+    let pusher = BodyDesc::kinematic()
+        .shape(Shape::convex_hull(&cylinder).expect("the pusher's cylinder"))
+        .position(Vector3::new(JUNKYARD_RADIUS, 0.0, 0.0))
+        .color([0.5, 0.55, 0.6]);
+    let pusher = world.insert(pusher).expect("the pusher");
+    (world, pusher)
+}
+
+/// The radius of the junkyard pusher's circle.
+const JUNKYARD_RADIUS: Real = 35.0;
+
+/// Box3D's `StepJunkyard`: before step `step` (from 0), the pusher's target is `-6 (step + 1)`
+/// degrees round its circle (6 degrees a second back, at 60 steps a second), unturned.
+pub fn junkyard_push(world: &mut World, pusher: BodyHandle, step: usize) {
+    let degrees = -6.0 * (step + 1) as Real / 60.0;
+    let (s, c) = degrees.to_radians().sin_cos();
+    let target = Isometry3::translation(JUNKYARD_RADIUS * c, 0.0, JUNKYARD_RADIUS * s);
+    world
+        .body_mut(pusher)
+        .expect("the pusher")
+        .set_target_pose(target)
+        .expect("a valid target");
+}
+
+/// `b3CreateRock`: 10 points of a Fibonacci lattice on a sphere of `radius`.
+fn rock_points(radius: Real) -> Vec<Point3> {
+    let count = 10;
+    let phi = (1.0 + Real::sqrt(5.0)) / 2.0;
+    let theta = 2.0 * std::f32::consts::PI / phi;
+    (0..count)
+        .map(|i| {
+            let z = 1.0 - (2.0 * i as Real + 1.0) / count as Real;
+            let xy = (1.0 - z * z).sqrt();
+            let (s, c) = (theta * i as Real).sin_cos();
+            Point3::new(radius * xy * c, radius * xy * s, radius * z)
+        })
+        .collect()
+}
+
 /// The ground of rapier's stress tests: half extents (200.1, 0.1, 200.1), its top at `y = 0`,
 /// rapier's friction (0.5).
 fn rapier_stress_ground() -> World {

@@ -14,7 +14,8 @@
 //! [threads] [joint iterations]`; scenes: `large_pyramid`, `many_pyramids`, `joint_grid`,
 //! `large_world` (1,000 x 1,000 static boxes; `large_world:G` for G x G, to see how a step's
 //! cost grows with the static boxes), `convex_pile` (5,120 hulls; `convex_pile:L` for L layers
-//! of 64), `washer` (a kinematic drum of 40 hulls turning 8,000 cubes; `washer:G` for G^3), `all` (the default, Box3D's scenes), and ours by the
+//! of 64), `junkyard` (10,584 rocks of 10-point hulls and a kinematic pusher; `junkyard:L` for
+//! L layers of 441), `washer` (a kinematic drum of 40 hulls turning 8,000 cubes; `washer:G` for G^3), `all` (the default, Box3D's scenes), and ours by the
 //! same protocol: `level` (the level example's surfaces with 256 bodies), `joint_grid_box3d`
 //! (the joint grid at Box3D's solver effort and joint softness), `capsules3`
 //! (rapier's stress test of 3,008 capsules), `compound3` (its 1,600 U shapes of three boxes); threads `N` (only
@@ -26,7 +27,7 @@ use std::time::Instant;
 use testbed::joints::{box3d_effort, joint_grid};
 use testbed::peer::{Contacts, insert_body, rapier_of_with};
 use testbed::scenes::{large_world, large_world_drop, many_pyramids, pyramid};
-use testbed::shapes::{capsules3, compound3, convex_pile, washer};
+use testbed::shapes::{capsules3, compound3, convex_pile, junkyard, junkyard_push, washer};
 use testbed::surfaces::level;
 use world::{BodyHandle, World};
 
@@ -93,8 +94,29 @@ fn scenes() -> Vec<Scene> {
             before_step: None,
         },
         convex_pile_scene("convex_pile".into(), 80),
+        junkyard_scene("junkyard".into(), 24),
         washer_scene("washer".into(), 20),
     ]
+}
+
+/// Box3D's junkyard with `layers` layers of 441 rocks (24 in Box3D's), 500 steps, its pusher
+/// driven by target poses before each step (Box3D's `StepJunkyard`).
+fn junkyard_scene(name: String, layers: usize) -> Scene {
+    Scene {
+        name,
+        steps: 500,
+        build: Box::new(move || box3d(junkyard(layers).0)),
+        before_step: Some(Box::new(|world, step| {
+            // The one kinematic body.
+            let pusher = world
+                .bodies()
+                .find(|(_, b)| b.kind() == world::BodyKind::Kinematic)
+                .map(|(h, _)| h)
+                .expect("the pusher");
+            junkyard_push(world, pusher, step);
+            None
+        })),
+    }
 }
 
 /// Box3D's washer with `grid`^3 cubes (20^3 in Box3D's), 1,000 steps. Its drum is kinematic
@@ -161,6 +183,10 @@ fn chosen(which: &str) -> Vec<Scene> {
     if let Some(grid) = which.strip_prefix("washer:") {
         let grid = grid.parse().expect("washer:G takes a grid side");
         return vec![washer_scene(which.replace(':', "_"), grid)];
+    }
+    if let Some(layers) = which.strip_prefix("junkyard:") {
+        let layers = layers.parse().expect("junkyard:L takes a layer count");
+        return vec![junkyard_scene(which.replace(':', "_"), layers)];
     }
     if let Some(layers) = which.strip_prefix("convex_pile:") {
         let layers = layers.parse().expect("convex_pile:L takes a layer count");
