@@ -12,11 +12,12 @@ use crate::error::WorldError;
 use crate::joint::{Joint, JointEvent, JointHandle};
 use crate::response::reflect;
 use crate::response::solver::{Solver, SolverLanes};
+use crate::step::active::slot_of;
 use crate::step::sleep::{self, Islands};
 use crate::step::{Active, Collision, integrate};
 use collide::staged::StageCounts;
 use geom::Real;
-use slotmap::{Key, SlotMap};
+use slotmap::SlotMap;
 
 /// A joint's bodies, lower handle first.
 fn ordered([a, b]: [BodyHandle; 2]) -> (BodyHandle, BodyHandle) {
@@ -763,7 +764,7 @@ impl World {
         if 4 * handles.len() >= self.bodies.len() {
             // Most bodies are in the set: a table of their places by slot, rather than two
             // searches a joint.
-            let slot = |h: BodyHandle| (h.data().as_ffi() & 0xffff_ffff) as usize;
+            let slot = |h: BodyHandle| slot_of(h) as usize;
             let places = &mut self.dense_places;
             places.clear();
             places.resize(handles.last().map_or(0, |&h| slot(h) + 1), 0);
