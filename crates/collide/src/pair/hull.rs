@@ -20,6 +20,8 @@ use crate::contact::{Contact, ContactPoint, FeatureId};
 use crate::segment::closest_points_on_segments;
 use arrayvec::ArrayVec;
 use geom::{Aabb, Capsule, ConvexHull, Isometry3, Obb, Point3, Real, Sphere, Vector3};
+use std::cell::RefCell;
+use std::thread::LocalKey;
 
 /// A challenger axis must beat the best by this fraction of its separation, plus
 /// [`BIAS_ABSOLUTE`] times the shapes' size (the box pair's bias).
@@ -181,7 +183,19 @@ fn face_query(
     margin: Real,
     allowed: &impl Fn(&Vector3) -> bool,
 ) -> (usize, Real) {
-    let mut columns = VERTEX_COLUMNS.with(|c| std::mem::take(&mut *c.borrow_mut()));
+    lent(&VERTEX_COLUMNS, |columns| {
+        face_query_in(a, b, margin, allowed, columns)
+    })
+}
+
+/// [`face_query`] with the buffer `columns`.
+fn face_query_in(
+    a: &Poly<'_>,
+    b: &Poly<'_>,
+    margin: Real,
+    allowed: &impl Fn(&Vector3) -> bool,
+    columns: &mut Vec<Real>,
+) -> (usize, Real) {
     let padded = b.vertices.len().next_multiple_of(LANES);
     columns.clear();
     for axis in 0..3 {
@@ -219,7 +233,6 @@ fn face_query(
             }
         }
     }
-    VERTEX_COLUMNS.with(|c| *c.borrow_mut() = columns);
     best
 }
 
@@ -228,7 +241,7 @@ const LANES: usize = 8;
 
 thread_local! {
     /// [`face_query`]'s buffer: the other polyhedron's vertices as columns.
-    static VERTEX_COLUMNS: std::cell::RefCell<Vec<Real>> = Default::default();
+    static VERTEX_COLUMNS: RefCell<Vec<Real>> = Default::default();
 }
 
 /// An edge axis: the two half-edges, its unit normal (from a toward b) and separation.
@@ -252,10 +265,9 @@ struct EdgeData {
 }
 
 impl Poly<'_> {
-    /// Each edge once, for the edge query, into `out`.
-    fn edge_data(&self, out: &mut Vec<EdgeData>) {
-        out.clear();
-        out.extend(self.unique_edges().map(|e| {
+    /// Each edge once, for the edge query.
+    fn edges(&self) -> impl Iterator<Item = EdgeData> + '_ {
+        self.unique_edges().map(|e| {
             let (p, q) = self.edge(e);
             let (u, v) = self.edge_normals(e);
             EdgeData {
@@ -265,7 +277,7 @@ impl Poly<'_> {
                 u,
                 v,
             }
-        }));
+        })
     }
 
     /// Whether it is flat (a triangle): its two faces' normals are opposite, so its edges'
@@ -291,13 +303,21 @@ impl Poly<'_> {
 #[derive(Default)]
 struct EdgeScratch {
     edges_a: Vec<EdgeData>,
-    edges_b: Vec<EdgeData>,
     columns: EdgeColumns,
     crosses: Vec<u8>,
 }
 
 thread_local! {
-    static EDGE_SCRATCH: std::cell::RefCell<EdgeScratch> = Default::default();
+    static EDGE_SCRATCH: RefCell<EdgeScratch> = Default::default();
+}
+
+/// Runs `f` on this thread's buffer `key`, taken out for the call (so that `f` may not reach
+/// it again) and put back after.
+fn lent<T: Default, R>(key: &'static LocalKey<RefCell<T>>, f: impl FnOnce(&mut T) -> R) -> R {
+    let mut buffer = key.with(|b| std::mem::take(&mut *b.borrow_mut()));
+    let result = f(&mut buffer);
+    key.with(|b| *b.borrow_mut() = buffer);
+    result
 }
 
 /// The edges of a polyhedron as columns (each component its own array), so that the edge
@@ -313,7 +333,7 @@ struct EdgeColumns {
 
 impl EdgeColumns {
     /// The columns of `edges`, in place of what they held.
-    fn fill(&mut self, edges: &[EdgeData]) {
+    fn fill(&mut self, edges: impl Iterator<Item = EdgeData>) {
         self.index.clear();
         for column in [&mut self.p, &mut self.d, &mut self.u, &mut self.v] {
             column.iter_mut().for_each(Vec::clear);
@@ -351,10 +371,9 @@ fn edge_query(
     margin: Real,
     allowed: &impl Fn(&Vector3) -> bool,
 ) -> Option<EdgeAxis> {
-    let mut scratch = EDGE_SCRATCH.with(|s| std::mem::take(&mut *s.borrow_mut()));
-    let best = edge_query_in(a, b, margin, allowed, &mut scratch);
-    EDGE_SCRATCH.with(|s| *s.borrow_mut() = scratch);
-    best
+    lent(&EDGE_SCRATCH, |scratch| {
+        edge_query_in(a, b, margin, allowed, scratch)
+    })
 }
 
 /// [`edge_query`] in the buffers `scratch`.
@@ -367,13 +386,12 @@ fn edge_query_in(
 ) -> Option<EdgeAxis> {
     let EdgeScratch {
         edges_a,
-        edges_b,
         columns,
         crosses,
     } = scratch;
-    a.edge_data(edges_a);
-    b.edge_data(edges_b);
-    columns.fill(edges_b);
+    edges_a.clear();
+    edges_a.extend(a.edges());
+    columns.fill(b.edges());
     let nb = columns.index.len();
     crosses.clear();
     crosses.resize(nb.next_multiple_of(8), 0);
