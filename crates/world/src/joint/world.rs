@@ -57,6 +57,11 @@ impl World {
         &self.joint_events
     }
 
+    /// The joint of `handle` to change; the error names an unknown or removed handle.
+    fn joint_mut(&mut self, handle: JointHandle) -> Result<&mut Joint, WorldError> {
+        self.joints.get_mut(handle).ok_or(WorldError::UnknownJoint)
+    }
+
     /// Replaces a joint's kind and settings (checked first); its impulses restart from zero
     /// when the kind changes, and its bodies wake.
     pub fn set_joint_kind(
@@ -64,10 +69,7 @@ impl World {
         handle: JointHandle,
         kind: JointKind,
     ) -> Result<(), WorldError> {
-        let joint = self
-            .joints
-            .get_mut(handle)
-            .ok_or(WorldError::UnknownJoint)?;
+        let joint = self.joint_mut(handle)?;
         super::validate::check_kind("kind", &kind)?;
         if std::mem::discriminant(&joint.kind) != std::mem::discriminant(&kind) {
             joint.impulses = Default::default();
@@ -85,10 +87,7 @@ impl World {
         handle: JointHandle,
         softness: Spring,
     ) -> Result<(), WorldError> {
-        let joint = self
-            .joints
-            .get_mut(handle)
-            .ok_or(WorldError::UnknownJoint)?;
+        let joint = self.joint_mut(handle)?;
         super::validate::check_spring("softness", &softness)?;
         joint.softness = softness;
         let bodies = joint.bodies;
@@ -103,10 +102,7 @@ impl World {
         handle: JointHandle,
         data: u64,
     ) -> Result<(), WorldError> {
-        let joint = self
-            .joints
-            .get_mut(handle)
-            .ok_or(WorldError::UnknownJoint)?;
+        let joint = self.joint_mut(handle)?;
         joint.user_data = data;
         Ok(())
     }
