@@ -56,6 +56,7 @@ pub mod prelude {
         CharacterMove, ColliderFit, CollisionFilter, ContactEvent, ContactPair, HitEvent, Joint,
         JointDesc, JointEvent, JointHandle, JointKind, JointReading, Locks, Material, Motor,
         QueryFilter, Response, RigidBody, SensorEvent, SleepConfig, Snapshot, SnapshotError,
-        SolverConfig, SolverLanes, Spring, Visual, VisualShape, World, WorldConfig, WorldError,
+        SolverConfig, SolverLanes, Spring, StepProfile, Visual, VisualShape, World, WorldConfig,
+        WorldError,
     };
 }

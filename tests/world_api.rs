@@ -378,3 +378,41 @@ fn speed_limit_of_discrete_steps() {
         assert!(x < 9.0 + 1e-3, "{speed} m/s: ended at x = {x}");
     }
 }
+
+#[test]
+fn the_profile_times_each_stage_of_the_last_step_and_changes_nothing() {
+    let build = || {
+        let mut w = world();
+        for k in 0..20 {
+            w.insert(
+                BodyDesc::dynamic()
+                    .position(Vector3::new(0.0, 0.5 + 1.01 * k as Real, 0.0))
+                    .cuboid(Vector3::new(0.5, 0.5, 0.5)),
+            )
+            .expect("a valid body");
+        }
+        w
+    };
+    let (mut timed, mut untimed) = (build(), build());
+    assert_eq!(*timed.profile(), StepProfile::default());
+    for _ in 0..30 {
+        timed.step();
+        let profile = *timed.profile();
+        let stages: std::time::Duration = profile.stages().iter().map(|(_, t)| *t).sum();
+        assert!(profile.total > std::time::Duration::ZERO);
+        assert!(stages <= profile.total, "{profile:?}");
+        assert!(profile.solver_solve > std::time::Duration::ZERO);
+        untimed.step();
+    }
+    // The clock is read, never used: both worlds are the same bits.
+    assert_eq!(timed.state_hash(), untimed.state_hash());
+    // Without the solver, its stages take no time.
+    let mut reflect = reflect_world();
+    reflect.step();
+    let profile = *reflect.profile();
+    assert!(profile.total > std::time::Duration::ZERO);
+    assert_eq!(
+        profile.solver_place + profile.solver_solve,
+        std::time::Duration::ZERO
+    );
+}

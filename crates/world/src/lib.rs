@@ -18,6 +18,7 @@ mod error;
 mod hash;
 mod joint;
 pub mod limits;
+mod profile;
 mod query;
 mod response;
 mod snapshot;
@@ -42,6 +43,7 @@ pub use joint::{
     Axis, JOINT_SOFTNESS, Joint, JointDesc, JointEvent, JointHandle, JointImpulses, JointKind,
     JointReading, MAX_JOINT_ANGLE, MAX_JOINT_HERTZ, Motor, Spring,
 };
+pub use profile::StepProfile;
 pub use query::QueryFilter;
 pub use response::solver::SolverLanes;
 pub use snapshot::{

@@ -10,6 +10,7 @@ use crate::contact::{
 };
 use crate::error::WorldError;
 use crate::joint::{Joint, JointEvent, JointHandle};
+use crate::profile::{Lap, StepProfile};
 use crate::response::reflect;
 use crate::response::solver::{Solver, SolverLanes};
 use crate::step::active::slot_of;
@@ -18,6 +19,7 @@ use crate::step::{Active, Collision, integrate};
 use collide::staged::StageCounts;
 use geom::Real;
 use slotmap::SlotMap;
+use std::time::Instant;
 
 /// A joint's bodies, lower handle first.
 fn ordered([a, b]: [BodyHandle; 2]) -> (BodyHandle, BodyHandle) {
@@ -109,6 +111,8 @@ pub struct World {
     /// derived, rebuilt on restore, so that a step reads no other body's control.
     controlled: Vec<BodyHandle>,
     control_pending: Vec<BodyHandle>,
+    /// How long each stage of the last step took (a measurement, never state).
+    profile: StepProfile,
 }
 
 impl World {
@@ -150,6 +154,7 @@ impl World {
             hit_candidates: Vec::new(),
             controlled: Vec::new(),
             control_pending: Vec::new(),
+            profile: StepProfile::default(),
         }
     }
 
@@ -423,6 +428,9 @@ impl World {
     /// without margin, the reflection (`response/reflect.rs`), velocities into poses
     /// (`step/integrate.rs`), events.
     pub fn step(&mut self) {
+        let start = Instant::now();
+        let mut clock = Lap::start();
+        let mut profile = StepProfile::default();
         let dt = self.config.dt;
         self.events.clear();
         self.joint_events.clear();
@@ -434,6 +442,7 @@ impl World {
                 let margin = self.config.solver.speculative_margin;
                 self.active.sync(&self.bodies, 0.5 * margin);
                 self.aim_kinematic(dt);
+                profile.update = clock.lap();
                 let distance = self.config.solver.reuse_distance;
                 if distance == 0.0 {
                     self.kept_contacts.clear();
@@ -449,6 +458,7 @@ impl World {
                     &self.unconnected,
                     &self.attached,
                 );
+                clock.lap();
                 if sleep::wake_islands(
                     &mut self.bodies,
                     &self.touching,
@@ -472,6 +482,7 @@ impl World {
                 self.find_hit_candidates();
                 self.solver.special_colliders = self.collision.has_special_colliders();
                 self.index_joints();
+                profile.narrow_phase = clock.lap();
                 self.solver.step(
                     &mut self.bodies,
                     &self.collision.handles,
@@ -485,8 +496,10 @@ impl World {
                     &mut self.touched,
                     self.active.some_asleep() || self.collision.some_asleep(),
                 );
+                clock.lap();
                 self.end_step_control();
                 self.update_sleep();
+                profile.sleep = clock.lap();
                 let mut touched = self.touched.iter();
                 self.contacts
                     .retain(|_| touched.next().copied().unwrap_or(false));
@@ -503,6 +516,7 @@ impl World {
                     self.config.gravity,
                     dt,
                 );
+                profile.update = clock.lap();
                 self.collision.run(
                     &self.bodies,
                     &self.active,
@@ -513,9 +527,11 @@ impl World {
                     &self.unconnected,
                     &self.attached,
                 );
+                clock.lap();
                 self.collision
                     .take_sensed(&mut self.contacts, &mut self.sensed);
                 self.find_hit_candidates();
+                profile.narrow_phase = clock.lap();
                 if self.config.response == Response::Reflect {
                     reflect::reflect(&mut self.bodies, &self.contacts);
                 }
@@ -535,6 +551,26 @@ impl World {
         self.update_sensor_events();
         self.update_hit_events();
         self.step_count = self.step_count.saturating_add(1);
+        profile.events = clock.lap();
+        let collision = &self.collision.profile;
+        profile.volumes = collision.volumes;
+        profile.broad_phase = collision.broad_phase;
+        profile.narrow_phase += collision.narrow_phase;
+        let solver = match self.config.response {
+            Response::Solver => self.solver.profile,
+            Response::Reflect | Response::None => StepProfile::default(),
+        };
+        profile.solver_place = solver.solver_place;
+        profile.solver_solve = solver.solver_solve;
+        profile.solver_store = solver.solver_store;
+        profile.total = start.elapsed();
+        self.profile = profile;
+    }
+
+    /// How long each stage of the last step took, by the wall clock. A measurement for
+    /// tuning and benchmarks: not state (never saved, hashed or read by a step).
+    pub fn profile(&self) -> &StepProfile {
+        &self.profile
     }
 
     /// The persistent contact set: the impulses the solver applied at each point in the last

@@ -10,7 +10,10 @@
 //! thread), carried over from minirigid's (`testbed::peer`), into
 //! `target/box3d_protocol/rapier3d/`.
 //!
-//! Run: `cargo run --release -p testbed --bin box3d_protocol -- [--rapier3d] [scene] [runs]
+//! With `--profile` first, each run's line is followed by the best run's time per stage of
+//! the step (`World::profile`, summed over the timed steps, ms).
+//!
+//! Run: `cargo run --release -p testbed --bin box3d_protocol -- [--rapier3d|--profile] [scene] [runs]
 //! [threads] [joint iterations]`; scenes: `large_pyramid`, `many_pyramids`, `joint_grid`,
 //! `large_world` (1,000 x 1,000 static boxes; `large_world:G` for G x G, to see how a step's
 //! cost grows with the static boxes), `convex_pile` (5,120 hulls; `convex_pile:L` for L layers
@@ -207,13 +210,19 @@ fn chosen(which: &str) -> Vec<Scene> {
         .collect()
 }
 
-/// The minimum over `runs` of the timed steps' total (ms) on `threads` threads.
-fn time(scene: &Scene, runs: usize, threads: usize, joint_iterations: Option<u32>) -> f64 {
+/// The minimum over `runs` of the timed steps' total (ms) on `threads` threads, and that run's
+/// total per stage of the step (`World::profile`, ms).
+fn time(
+    scene: &Scene,
+    runs: usize,
+    threads: usize,
+    joint_iterations: Option<u32>,
+) -> (f64, Vec<(&'static str, f64)>) {
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()
         .expect("a thread pool");
-    let mut best = f64::INFINITY;
+    let mut best = (f64::INFINITY, Vec::new());
     for _ in 0..runs {
         let mut world = (scene.build)();
         if let Some(n) = joint_iterations {
@@ -226,6 +235,7 @@ fn time(scene: &Scene, runs: usize, threads: usize, joint_iterations: Option<u32
                 f(world, k);
             }
         };
+        let mut stages: Vec<(&'static str, f64)> = Vec::new();
         let ms = pool.install(|| {
             before(&mut world, 0);
             world.step();
@@ -233,10 +243,17 @@ fn time(scene: &Scene, runs: usize, threads: usize, joint_iterations: Option<u32
             for k in 1..scene.steps {
                 before(&mut world, k);
                 world.step();
+                let profile = world.profile().stages();
+                stages.resize(profile.len(), ("", 0.0));
+                for (sum, (name, time)) in stages.iter_mut().zip(profile) {
+                    *sum = (name, sum.1 + time.as_secs_f64() * 1e3);
+                }
             }
             start.elapsed().as_secs_f64() * 1e3
         });
-        best = best.min(ms);
+        if ms < best.0 {
+            best = (ms, stages);
+        }
     }
     best
 }
@@ -278,6 +295,10 @@ fn main() {
     if rapier {
         args.remove(0);
     }
+    let profile = args.first().is_some_and(|a| a == "--profile");
+    if profile {
+        args.remove(0);
+    }
     let which = args.first().map_or("all", String::as_str);
     let runs: usize = args.get(1).and_then(|s| s.parse().ok()).unwrap_or(2);
     let threads = args.get(2).map_or("1", String::as_str);
@@ -300,12 +321,17 @@ fn main() {
             if rapier && n > 1 {
                 continue;
             }
-            let ms = if rapier {
-                time_rapier(&scene, runs)
+            let (ms, stages) = if rapier {
+                (time_rapier(&scene, runs), Vec::new())
             } else {
                 time(&scene, runs, n, joint_iterations)
             };
             println!("{},{n},{ms:.1}", scene.name);
+            if profile {
+                for (stage, ms) in stages {
+                    println!("  {stage},{n},{ms:.1}");
+                }
+            }
             csv.push_str(&format!("{n},{ms:.1}\n"));
         }
         std::fs::write(out.join(format!("{}.csv", scene.name)), csv).expect("a csv file");

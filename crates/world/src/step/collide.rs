@@ -15,6 +15,7 @@ use super::sleep::is_awake_movable;
 use crate::body::{BodyHandle, BodyKind, ColliderFlags, RigidBody};
 use crate::contact::{ContactPair, KeptContact};
 use crate::joint::JointHandle;
+use crate::profile::{Lap, StepProfile};
 use arrayvec::ArrayVec;
 use collide::broad::RowSweep;
 use collide::staged::{Posed, StageCounts, StagedFilter};
@@ -205,6 +206,8 @@ impl Made {
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Collision {
     broad: RowSweep,
+    /// The last run's times: volumes, broad and narrow phase (the rest of the profile zero).
+    pub(crate) profile: StepProfile,
     pub(crate) handles: Vec<BodyHandle>,
     /// Per body of the dense set, its entry in four columns (see [`Entry`]).
     dense: Vec<Entry>,
@@ -281,11 +284,14 @@ impl Collision {
             self.half_margin = 0.5 * margin;
             self.dt = dt;
         }
+        let mut clock = Lap::start();
         self.make_dense(bodies, active, attached, speculative);
         self.index_skipped(skipped);
+        self.profile.volumes = clock.lap();
         self.broad_phase();
         #[cfg(debug_assertions)]
         self.check_pairs(bodies, speculative, skipped);
+        self.profile.broad_phase = clock.lap();
         contacts.clear();
         self.contact_indices.clear();
         self.stage_counts = StageCounts::default();
@@ -314,6 +320,7 @@ impl Collision {
             None => self.test_pairs(&pairs, contacts, &mut indices, wake, None),
         }
         (self.pairs, self.contact_indices) = (pairs, indices);
+        self.profile.narrow_phase = clock.lap();
     }
 
     /// Moves the contacts of pairs with a sensor out of `contacts` (and their indices): they

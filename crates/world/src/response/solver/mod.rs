@@ -53,6 +53,7 @@ use crate::body::{BodyHandle, BodyKind, RigidBody};
 use crate::config::WorldConfig;
 use crate::contact::{CachedContact, ContactPair};
 use crate::joint::{Joint, JointHandle};
+use crate::profile::{Lap, StepProfile};
 use arrayvec::ArrayVec;
 use body::SolverBody;
 use collide::FeatureId;
@@ -65,6 +66,7 @@ use lanes::Lane;
 use schedule::Batches;
 use slotmap::SlotMap;
 use std::ops::Range;
+use std::time::Instant;
 use wide::{f32x4, f32x8};
 
 /// The solver's buffers, refilled every step (never saved, never change a result).
@@ -146,6 +148,8 @@ pub(crate) struct Solver {
     links: Vec<(u32, u32)>,
     /// Per slot of each group with joints, what they changed its velocities by.
     jointed: Vec<[Vector3; 2]>,
+    /// The last step's times: placing, solving and storing (the rest of the profile zero).
+    pub(crate) profile: StepProfile,
 }
 
 /// How many contact constraints the solver solves at a time, each in a SIMD lane of its own
@@ -208,6 +212,7 @@ impl Default for Solver {
             joint_places: Vec::new(),
             links: Vec::new(),
             jointed: Vec::new(),
+            profile: StepProfile::default(),
         }
     }
 }
@@ -237,6 +242,8 @@ impl Solver {
         touching: &mut Vec<bool>,
         some_asleep: bool,
     ) {
+        let mut clock = Lap::start();
+        self.profile = StepProfile::default();
         std::mem::swap(cache, &mut self.previous_cache);
         self.moves.clear();
         self.moves.extend(handles.iter().map(|&handle| {
@@ -248,12 +255,15 @@ impl Solver {
             // (one needs a body that moves), so only the contact set is carried over.
             self.constraint_pairs.clear();
             self.store_impulses(bodies, contacts, cache, touching, some_asleep);
+            self.profile.solver_store = clock.lap();
             return;
         }
         self.rolling_resistance = config.solver.rolling_resistance;
         self.gather(bodies, handles, indices, joint_indices);
         let h = config.dt / config.solver.substeps.max(1) as Real;
         self.place_joints(bodies, joints, joint_list, joint_indices, h);
+        let gathered = clock.lap();
+        self.profile.solver_place = gathered;
         match self.lanes_per_batch {
             SolverLanes::One => {
                 let mut batches = std::mem::take(&mut self.scalar);
@@ -271,6 +281,9 @@ impl Solver {
                 self.eight = batches;
             }
         }
+        // `solve` placed its constraints first: counted as placing, not solving.
+        let placed = self.profile.solver_place - gathered;
+        self.profile.solver_solve = clock.lap().saturating_sub(placed);
         self.store_impulses(bodies, contacts, cache, touching, some_asleep);
         for (&handle, &place) in joint_list.iter().zip(&self.joint_places) {
             if place != NONE {
@@ -287,6 +300,7 @@ impl Solver {
                 body::finish(&mut bodies[handle], &self.states[slot as usize]);
             }
         }
+        self.profile.solver_store = clock.lap();
     }
 
     /// Prepares the constraints into `batches`, then runs the substeps and restitution.
@@ -305,7 +319,10 @@ impl Solver {
         let threshold = config.solver.restitution_threshold;
         let max_push_out_speed = config.solver.max_push_out_speed;
         schedule::on_worker(contacts.len(), || {
+            let clock = Instant::now();
             self.place(batches, contacts, indices);
+            // Counted with the placing before it (`step`), not with the solve.
+            self.profile.solver_place += clock.elapsed();
             self.uncontacted
                 .resize(self.states.len(), [Vector3::zeros(); 2]);
             let bodies = Integration {
