@@ -8,7 +8,7 @@ mod common;
 use minirigid::prelude::*;
 use minirigid::world::{SNAPSHOT_VERSION, Snapshot};
 use testbed::joints::{bridge, chain, falling_ragdoll, ragdoll};
-use testbed::scenes::ground;
+use testbed::scenes::{ground, pyramid};
 
 #[test]
 fn a_ragdoll_restored_mid_fall_steps_in_lockstep_with_the_original() {
@@ -114,6 +114,46 @@ fn the_same_bits_on_one_two_or_three_threads_and_at_every_lane_width() {
             one,
             "{threads} threads, {lanes:?} differ"
         );
+    }
+}
+
+/// A pyramid of base 24 with a chain of ten balls hanging from its top cube and swinging:
+/// one island of some 1,600 contacts and ten joints, which a crew of every thread solves
+/// (`response/solver/crew.rs`): the same bits alone, on a crew of 2 or 3, and of 8 threads
+/// (more than this machine's cores).
+#[test]
+fn a_large_jointed_island_gives_the_same_bits_on_any_crew() {
+    let run = |threads: usize| {
+        on_threads(threads, || {
+            let (mut world, cubes) = pyramid(24);
+            let mut config = *world.config();
+            config.sleep.enabled = false;
+            world.set_config(config).unwrap();
+            let top = *cubes.last().unwrap();
+            let mut above = top;
+            let mut y = world.body(top).unwrap().position().y;
+            for k in 0..10 {
+                // Each ball half a metre to the side of the last, so that the chain swings.
+                let at = Vector3::new(0.5 * (k + 1) as Real, y + 0.5, 0.0);
+                let ball = world
+                    .insert(BodyDesc::dynamic().ball(0.2).position(at))
+                    .unwrap();
+                world
+                    .insert_joint(JointDesc::spherical(above, ball, Point3::from(at)))
+                    .unwrap();
+                (above, y) = (ball, at.y);
+            }
+            (0..60)
+                .map(|_| {
+                    world.step();
+                    world.state_hash()
+                })
+                .collect::<Vec<_>>()
+        })
+    };
+    let alone = run(1);
+    for threads in [2, 3, 8] {
+        assert_eq!(run(threads), alone, "{threads} threads differ from one");
     }
 }
 

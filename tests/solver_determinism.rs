@@ -92,7 +92,7 @@ fn on_threads<T: Send>(threads: usize, work: impl FnOnce() -> T + Send) -> T {
 }
 
 #[test]
-fn the_same_bits_wide_or_scalar_on_one_two_or_three_threads() {
+fn the_same_bits_wide_or_scalar_on_one_two_three_or_eight_threads() {
     let run = |threads: usize, lanes: SolverLanes| {
         on_threads(threads, || {
             let mut world = common::pyramid_40_and_a_ball(|world| world.set_solver_lanes(lanes));
@@ -120,6 +120,11 @@ fn the_same_bits_wide_or_scalar_on_one_two_or_three_threads() {
         run(2, SolverLanes::One),
         wide,
         "the scalar solve on two threads differs"
+    );
+    assert_eq!(
+        run(8, SolverLanes::WIDEST),
+        wide,
+        "eight threads (more than cores) differ from one"
     );
     assert_eq!(
         run(2, SolverLanes::Four),

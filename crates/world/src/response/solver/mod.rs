@@ -36,18 +36,22 @@
 mod body;
 mod color;
 mod contact;
+mod crew;
 mod group;
 mod joint;
 mod lanes;
 mod place;
 mod schedule;
+mod shared;
 mod soft;
 mod store;
+mod substeps;
 
-use body::{Drive, Integration, integrate_positions, integrate_velocities};
+use body::{Drive, Integration};
 use contact::Gather;
 use place::Traits;
 use store::Impulses;
+use substeps::{Group, Steps};
 
 use crate::body::{BodyHandle, BodyKind, RigidBody};
 use crate::config::WorldConfig;
@@ -57,7 +61,7 @@ use crate::profile::{Lap, StepProfile};
 use arrayvec::ArrayVec;
 use body::SolverBody;
 use collide::FeatureId;
-use color::Coloring;
+use color::{COLORS, Coloring};
 use contact::SolveSettings;
 use geom::{Matrix3, Real, UnitQuaternion, Vector3};
 use group::Grouping;
@@ -312,12 +316,7 @@ impl Solver {
         config: &WorldConfig,
     ) {
         let substeps = config.solver.substeps.max(1);
-        let soft_iterations = config.solver.soft_iterations.max(1);
-        let joint_iterations = config.solver.joint_iterations.max(1);
         let h = config.dt / substeps as Real;
-        let settings = SolveSettings::new(&config.solver, h);
-        let threshold = config.solver.restitution_threshold;
-        let max_push_out_speed = config.solver.max_push_out_speed;
         schedule::on_worker(contacts.len(), || {
             let clock = Instant::now();
             self.place(batches, contacts, indices);
@@ -325,89 +324,34 @@ impl Solver {
             self.profile.solver_place += clock.elapsed();
             self.uncontacted
                 .resize(self.states.len(), [Vector3::zeros(); 2]);
-            let bodies = Integration {
-                kinds: &self.kinds,
-                rotations: &self.rotations,
-                inertias: &self.inertias,
-                drives: &self.drives,
+            let steps = Steps {
+                substeps,
+                soft_iterations: config.solver.soft_iterations.max(1),
+                joint_iterations: config.solver.joint_iterations.max(1),
+                h,
+                settings: SolveSettings::new(&config.solver, h),
+                restitution_threshold: config.solver.restitution_threshold,
+                max_push_out_speed: config.solver.max_push_out_speed,
+                gravity: config.gravity,
+                gather: Gather {
+                    contacts,
+                    indices,
+                    slots: &self.slots,
+                    surfaces: &self.surfaces,
+                    conveyors: &self.conveyors,
+                    traits: &self.traits,
+                    pairs: &self.constraint_pairs,
+                    previous: &self.previous_cache,
+                    speculative_margin: config.solver.speculative_margin,
+                },
+                bodies: Integration {
+                    kinds: &self.kinds,
+                    rotations: &self.rotations,
+                    inertias: &self.inertias,
+                    drives: &self.drives,
+                },
             };
-            let gather = Gather {
-                contacts,
-                indices,
-                slots: &self.slots,
-                surfaces: &self.surfaces,
-                conveyors: &self.conveyors,
-                traits: &self.traits,
-                pairs: &self.constraint_pairs,
-                previous: &self.previous_cache,
-                speculative_margin: config.solver.speculative_margin,
-            };
-            let gravity = &config.gravity;
-            // A group's constraints, then its substeps and restitution, on its own bodies and
-            // batches. Each group's constraints are made just before it solves them, so that
-            // its batches are still cached when its first pass reads them.
             let (plans, pool) = batches.groups_mut();
-            let run = |group: Group<'_, L>| {
-                let Group {
-                    states,
-                    uncontacted,
-                    jointed,
-                    plan,
-                    slots,
-                    members,
-                    ids,
-                    results,
-                    joints,
-                } = group;
-                plan.with_batches(pool, |mut batches| {
-                    gather.fill(
-                        batches.batches_mut(),
-                        ids,
-                        members,
-                        states,
-                        slots.start as u32,
-                    );
-                    let bodies = bodies.slice(slots);
-                    for substep in 0..substeps {
-                        let first = substep == 0;
-                        integrate_velocities(
-                            states,
-                            uncontacted,
-                            jointed,
-                            &bodies,
-                            first,
-                            gravity,
-                            h,
-                        );
-                        joint::warm_start(joints, states, jointed);
-                        if first {
-                            batches.for_each(states, contact::warm_start);
-                        }
-                        for _ in 0..soft_iterations {
-                            joint::solve(joints, states, jointed, true, joint_iterations);
-                            batches.for_each(states, |c, b| {
-                                contact::solve::<_, true>(c, b, &settings)
-                            });
-                        }
-                        integrate_positions(states, &bodies, h, max_push_out_speed);
-                        joint::refresh(joints, states);
-                        joint::solve(joints, states, jointed, false, joint_iterations);
-                        batches
-                            .for_each(states, |c, b| contact::solve::<_, false>(c, b, &settings));
-                    }
-                    batches.for_each(states, |c, b| contact::restitution(c, b, threshold));
-                    for joint in joints.iter_mut() {
-                        joint.reaction = joint.reaction_of(states, h);
-                    }
-                    let lanes = batches.batches().iter().zip(results.chunks_mut(L::WIDTH));
-                    for (c, results) in lanes {
-                        let impulses = c.impulses();
-                        for (lane, result) in results.iter_mut().enumerate() {
-                            *result = Impulses::of(&impulses, lane);
-                        }
-                    }
-                });
-            };
             self.results.resize(self.members.len(), Impulses::default());
             let slots = || self.groups.iter().map(|slots| slots.len());
             let states = split(&mut self.states, slots());
@@ -453,35 +397,35 @@ impl Solver {
                     }
                 },
             );
+            // A group of more than a thread's share of the constraints (a large island) is
+            // solved by a crew of every thread; the others one to a thread, several at once.
             #[cfg(feature = "parallel")]
-            if self.groups.len() > 1 && rayon::current_num_threads() > 1 {
+            {
+                let threads = rayon::current_num_threads();
+                let count = |starts: &[u32; COLORS + 2]| (starts[COLORS + 1] - starts[0]) as usize;
+                let total: usize = self.coloring.starts.iter().map(count).sum();
+                let crewed = self.coloring.starts.iter().map(|starts| {
+                    let constraints = count(starts);
+                    threads > 1
+                        && constraints >= 2 * schedule::BLOCK
+                        && constraints > total / threads
+                });
+                let (large, small): (Vec<_>, Vec<_>) =
+                    groups.zip(crewed).partition(|&(_, crewed)| crewed);
+                for (group, _) in large {
+                    steps.solve(group, pool, threads);
+                }
                 use rayon::prelude::*;
-                groups.collect::<Vec<_>>().into_par_iter().for_each(run);
-                return;
+                small
+                    .into_par_iter()
+                    .for_each(|(group, _)| steps.solve(group, pool, 1));
             }
-            groups.for_each(run);
+            #[cfg(not(feature = "parallel"))]
+            for group in groups {
+                steps.solve(group, pool, 1);
+            }
         });
     }
-}
-
-/// One group's share of a solve: its bodies' states and velocities after the velocity update
-/// (its slots of the solver's arrays, its fixed state first), and the plan of its batches
-/// (made when it runs, in a buffer lent to it).
-struct Group<'a, L: Lane> {
-    states: &'a mut [SolverBody],
-    uncontacted: &'a mut [[Vector3; 2]],
-    /// Per slot, what the joints changed its velocities by since the last substep's velocity
-    /// update (empty without joints; see [`integrate_velocities`]).
-    jointed: &'a mut [[Vector3; 2]],
-    plan: schedule::GroupPlan<'a, L>,
-    slots: Range<usize>,
-    /// Per lane of the group's batches, its constraint and warm-start entry
-    /// (`Solver::members`), its points' feature ids, and what the contact set keeps of it.
-    members: &'a [(u32, u32)],
-    ids: &'a mut [ArrayVec<FeatureId, 4>],
-    results: &'a mut [Impulses],
-    /// The group's joints.
-    joints: &'a mut [JointConstraint],
 }
 
 /// `items` cut into consecutive slices of `lengths`.

@@ -1,33 +1,31 @@
-//! The constraints' batches: filling them (`fill`, on several threads when there are) and
-//! running a stage over a group's (`group`), colour by colour, on one thread or several.
-//! (Groups share no moving body and index their own slice of the bodies: the solver runs them
-//! on several threads at once too, `Solver::solve`.)
+//! The constraints' batches: where each group's lie, the buffers they are made in, and a
+//! stage run over a group's by a crew (`crew`), colour by colour.
 //!
 //! The constraints of one colour move disjoint bodies (`color`), so within a colour the order
-//! does not matter: each batch reads and writes only its own lanes' bodies. A colour large
-//! enough is split into blocks of batches that rayon's threads solve at once, each batch
-//! leaving its bodies' new velocities in its own output slot; the slots are then written back
-//! to the bodies in order. A fixed body (static, sleeping or kinematic: zero inverse mass),
-//! which constraints of one colour may share, is never written: no impulse changes it. So every
-//! constraint computes on the same values as it would on one thread, and a step gives the same
-//! bits at any thread count (`tests/solver_determinism.rs`).
+//! does not matter: each batch reads and writes only its own lanes' bodies, and a fixed body
+//! (static, sleeping or kinematic: zero inverse mass), which constraints of one colour may
+//! share, is never written: no impulse changes it. A colour's batches are cut into blocks that
+//! the crew's threads solve at once, each writing its bodies' new velocities straight back; so
+//! every constraint computes on the same values as it would on one thread, and a step gives
+//! the same bits at any thread count (`tests/solver_determinism.rs`). (Groups share no moving
+//! body and index their own slice of the bodies: the solver runs small ones on several
+//! threads at once too, `Solver::solve`.)
 //!
 //! The batches, group by group: the overflow's constraints (which may share bodies) one per
-//! batch, solved in order; then each colour's constraints `L::WIDTH` to a batch, the last batch
-//! of a colour padded with empty lanes.
-
-// Without the parallel feature the blocks and their outputs go unused.
-#![cfg_attr(not(feature = "parallel"), allow(dead_code))]
+//! batch, solved in order by one thread; then each colour's constraints `L::WIDTH` to a batch,
+//! the last batch of a colour padded with empty lanes.
 
 use super::body::SolverBody;
 use super::color::{COLORS, Coloring};
 use super::contact::{Batch, Moved};
+use super::crew::Member;
 use super::lanes::Lane;
+use super::shared::Shared;
+use std::ops::Range;
 use std::sync::Mutex;
 
-/// Constraints per block handed to a thread: below about this many, a thread costs more to
-/// wake than the block takes to solve.
-const BLOCK: usize = 128;
+/// Constraints per block a thread claims: enough that claiming costs little beside it.
+pub(crate) const BLOCK: usize = 128;
 
 /// The constraints of a step in batches of `L::WIDTH`, in solve order, group by group: where
 /// each group's batches lie, and buffers to hold them. A group's batches are made just before
@@ -39,8 +37,6 @@ pub(crate) struct Batches<L: Lane> {
     /// Per group, where its batches lie (its overflow's, then each colour's, as
     /// `Coloring::starts` gives its constraints) and its constraints' places in solve order.
     groups: Vec<Layout>,
-    /// Per group, the bodies' new velocities from a colour solved on several threads.
-    outputs: Vec<Vec<Option<Moved<L>>>>,
     pool: Pool<L>,
 }
 
@@ -49,7 +45,6 @@ impl<L: Lane> Clone for Batches<L> {
     fn clone(&self) -> Self {
         Self {
             groups: self.groups.clone(),
-            outputs: Vec::new(),
             pool: Pool::default(),
         }
     }
@@ -70,13 +65,12 @@ impl<L: Lane> Pool<L> {
 }
 
 /// One group's batches before they are made: where they lie, and its outputs.
-pub(crate) struct GroupPlan<'a, L: Lane> {
+pub(crate) struct GroupPlan {
     /// The overflow's batches `starts[0]..starts[1]`, colour `c`'s `starts[c + 1]..starts[c + 2]`.
     starts: [usize; COLORS + 2],
-    outputs: &'a mut Vec<Option<Moved<L>>>,
 }
 
-impl<L: Lane> GroupPlan<'_, L> {
+impl GroupPlan {
     /// How many batches the group has.
     pub(crate) fn len(&self) -> usize {
         self.starts[COLORS + 1]
@@ -84,7 +78,7 @@ impl<L: Lane> GroupPlan<'_, L> {
 
     /// Runs `work` on the group's batches, in a buffer borrowed from `pool` (holding whatever
     /// it last held: `work` fills them first).
-    pub(crate) fn with_batches<R>(
+    pub(crate) fn with_batches<L: Lane, R>(
         self,
         pool: &Pool<L>,
         work: impl FnOnce(GroupBatches<'_, L>) -> R,
@@ -96,21 +90,19 @@ impl<L: Lane> GroupPlan<'_, L> {
             buffer.resize_with(len, Batch::default);
         }
         let result = work(GroupBatches {
-            batches: &mut buffer[..len],
+            batches: Shared::new(&mut buffer[..len]),
             starts: self.starts,
-            outputs: self.outputs,
         });
         pool.lock().push(buffer);
         result
     }
 }
 
-/// One group's batches, which a stage runs over ([`GroupBatches::for_each`]).
+/// One group's batches, shared by the crew that solves it ([`GroupBatches::for_each`]).
 pub(crate) struct GroupBatches<'a, L: Lane> {
-    batches: &'a mut [Batch<L>],
+    batches: Shared<'a, Batch<L>>,
     /// The overflow's batches `starts[0]..starts[1]`, colour `c`'s `starts[c + 1]..starts[c + 2]`.
     starts: [usize; COLORS + 2],
-    outputs: &'a mut Vec<Option<Moved<L>>>,
 }
 
 /// Where one group's batches lie.
@@ -180,138 +172,62 @@ impl<L: Lane> Batches<L> {
     }
 
     /// Each group's plan, in order, and the buffers its batches are made in.
-    pub(crate) fn groups_mut(&mut self) -> (impl Iterator<Item = GroupPlan<'_, L>>, &Pool<L>) {
-        self.outputs.resize_with(self.groups.len(), Vec::new);
-        let plans = self
-            .groups
-            .iter()
-            .zip(&mut self.outputs)
-            .map(|(layout, outputs)| GroupPlan {
-                starts: layout.batches,
-                outputs,
-            });
+    pub(crate) fn groups_mut(&mut self) -> (impl Iterator<Item = GroupPlan>, &Pool<L>) {
+        let plans = self.groups.iter().map(|layout| GroupPlan {
+            starts: layout.batches,
+        });
         (plans, &self.pool)
     }
 }
 
+// The crew's threads reach the batches through `shared`, by its rules.
+#[allow(unsafe_code)]
 impl<L: Lane> GroupBatches<'_, L> {
-    /// The group's batches.
-    pub(crate) fn batches(&self) -> &[Batch<L>] {
-        self.batches
-    }
-
-    /// The group's batches, to fill.
-    pub(crate) fn batches_mut(&mut self) -> &mut [Batch<L>] {
-        self.batches
-    }
-
-    /// Runs `stage` on every batch of the group and writes the velocities it leaves back into
-    /// `bodies` (the group's slice of the solver's bodies): the overflow first, on this thread,
-    /// then each colour, its blocks on rayon's threads when there are several.
-    pub(crate) fn for_each<F>(&mut self, bodies: &mut [SolverBody], stage: F)
-    where
-        F: Fn(&mut Batch<L>, &[SolverBody]) -> Option<Moved<L>> + Sync,
-    {
-        let starts = self.starts;
-        in_order(bodies, &mut self.batches[starts[0]..starts[1]], &stage);
-        #[cfg(feature = "parallel")]
-        let parallel = rayon::current_num_threads() > 1;
-        for color in 0..COLORS {
-            let batches = &mut self.batches[starts[color + 1]..starts[color + 2]];
-            #[cfg(feature = "parallel")]
-            if parallel && batches.len() * <L as Lane>::WIDTH >= 2 * BLOCK {
-                solve_parallel(bodies, batches, self.outputs, &stage);
-                continue;
-            }
-            in_order(bodies, batches, &stage);
-        }
-    }
-}
-
-/// Whether [`fill`] spreads `batches` batches over rayon's threads: when there are several and
-/// enough batches.
-pub(crate) fn fills_in_parallel<L: Lane>(batches: usize) -> bool {
-    #[cfg(feature = "parallel")]
-    return rayon::current_num_threads() > 1 && batches * L::WIDTH >= 2 * BLOCK;
-    #[cfg(not(feature = "parallel"))]
-    {
-        let _ = batches;
-        false
-    }
-}
-
-/// Runs `fill` on every batch with its lanes' entries of `per_lane_out` and `per_lane` (which
-/// hold `L::WIDTH` entries per batch), in blocks on rayon's threads when `parallel`
-/// ([`fills_in_parallel`]).
-pub(crate) fn fill<L: Lane, T: Send, U: Sync>(
-    batches: &mut [Batch<L>],
-    per_lane_out: &mut [T],
-    per_lane: &[U],
-    parallel: bool,
-    fill: impl Fn(&mut Batch<L>, &mut [T], &[U]) + Sync,
-) {
-    let width = L::WIDTH;
-    #[cfg(feature = "parallel")]
-    if parallel {
-        use rayon::prelude::*;
-        let block = BLOCK / width;
-        batches
-            .par_chunks_mut(block)
-            .zip(per_lane_out.par_chunks_mut(BLOCK))
-            .zip(per_lane.par_chunks(BLOCK))
-            .for_each(|((batches, out), lanes)| {
-                let lanes = out.chunks_mut(width).zip(lanes.chunks(width));
-                for (batch, (out, lanes)) in batches.iter_mut().zip(lanes) {
-                    fill(batch, out, lanes);
-                }
-            });
-        return;
-    }
-    let _ = parallel;
-    let lanes = per_lane_out.chunks_mut(width).zip(per_lane.chunks(width));
-    for (batch, (out, lanes)) in batches.iter_mut().zip(lanes) {
-        fill(batch, out, lanes);
-    }
-}
-
-/// Runs `stage` on `batches` one after the other, on this thread.
-fn in_order<L: Lane, F>(bodies: &mut [SolverBody], batches: &mut [Batch<L>], stage: &F)
-where
-    F: Fn(&mut Batch<L>, &[SolverBody]) -> Option<Moved<L>>,
-{
-    for c in batches {
-        if let Some(moved) = stage(c, bodies) {
-            moved.store(c, bodies);
-        }
-    }
-}
-
-/// One colour's batches on rayon's threads, through `outputs`.
-#[cfg(feature = "parallel")]
-fn solve_parallel<L: Lane, F>(
-    bodies: &mut [SolverBody],
-    batches: &mut [Batch<L>],
-    outputs: &mut Vec<Option<Moved<L>>>,
-    stage: &F,
-) where
-    F: Fn(&mut Batch<L>, &[SolverBody]) -> Option<Moved<L>> + Sync,
-{
-    use rayon::prelude::*;
-    outputs.resize(batches.len(), Default::default());
-    let outputs = &mut outputs[..batches.len()];
-    let shared: &[SolverBody] = bodies;
-    let block = BLOCK / L::WIDTH;
-    batches
-        .par_chunks_mut(block)
-        .zip(outputs.par_chunks_mut(block))
-        .for_each(|(block, out)| {
-            for (c, out) in block.iter_mut().zip(out) {
-                *out = stage(c, shared);
+    /// Runs `work` on every batch of the group with its index, in blocks that the crew's
+    /// threads claim (any order: filling the batches, copying their impulses out).
+    pub(crate) fn each(&self, member: &mut Member<'_>, work: impl Fn(usize, &mut Batch<L>)) {
+        let block = BLOCK / L::WIDTH;
+        let len = self.batches.len();
+        member.stage(len.div_ceil(block), |b| {
+            let range = b * block..(b * block + block).min(len);
+            // SAFETY: the blocks of a stage are disjoint.
+            let batches = unsafe { self.batches.slice(range.clone()) };
+            for (k, batch) in range.zip(batches) {
+                work(k, batch);
             }
         });
-    for (c, moved) in batches.iter().zip(outputs.iter()) {
-        if let Some(moved) = moved {
-            moved.store(c, bodies);
+    }
+
+    /// Runs `stage` on every batch of the group, which writes the velocities it leaves straight
+    /// back into `bodies` (the group's slice of the solver's bodies): the overflow first, in
+    /// order on one thread, then each colour, its blocks on the crew's threads.
+    pub(crate) fn for_each<F>(
+        &self,
+        member: &mut Member<'_>,
+        bodies: &Shared<'_, SolverBody>,
+        stage: F,
+    ) where
+        F: Fn(&mut Batch<L>, &Shared<'_, SolverBody>) -> Option<Moved<L>>,
+    {
+        let solve = |range: Range<usize>| {
+            // SAFETY: the blocks of a colour are disjoint, and so are the moving bodies of its
+            // batches (`shared`'s rules); the overflow is one block, alone.
+            for c in unsafe { self.batches.slice(range) } {
+                if let Some(moved) = stage(c, bodies) {
+                    moved.store(c, bodies);
+                }
+            }
+        };
+        let starts = self.starts;
+        if starts[1] > starts[0] {
+            member.alone(|| solve(starts[0]..starts[1]));
+        }
+        let block = BLOCK / L::WIDTH;
+        for color in 0..COLORS {
+            let (first, end) = (starts[color + 1], starts[color + 2]);
+            member.stage((end - first).div_ceil(block), |b| {
+                solve(first + b * block..(first + b * block + block).min(end));
+            });
         }
     }
 }

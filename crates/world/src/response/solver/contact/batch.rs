@@ -19,6 +19,7 @@
 
 use crate::response::solver::body::SolverBody;
 use crate::response::solver::lanes::{Lane, V3, Which};
+use crate::response::solver::shared::{Bodies, Shared};
 use geom::Real;
 
 /// A 2x2 matrix of lanes, `m[row][column]`.
@@ -287,9 +288,9 @@ impl<L: Lane> Batch<L> {
 
     /// The velocities of the batch's bodies.
     #[inline]
-    pub(super) fn motions(&self, bodies: &[SolverBody]) -> [Motion<L>; 2] {
+    pub(super) fn motions<B: Bodies + ?Sized>(&self, bodies: &B) -> [Motion<L>; 2] {
         let motion = |index| {
-            let [first, second, _] = rows_of::<L>(bodies, index);
+            let [first, second, _] = rows_of::<L, B>(bodies, index);
             Motion::of_rows(&L::from_rows(&first), &L::from_rows(&second))
         };
         [motion(&self.a), motion(&self.b)]
@@ -297,18 +298,21 @@ impl<L: Lane> Batch<L> {
 
     /// The velocities of the batch's bodies and how far they moved and turned in the step.
     #[inline]
-    pub(super) fn states(&self, bodies: &[SolverBody]) -> [(Motion<L>, V3<L>, V3<L>); 2] {
+    pub(super) fn states<B: Bodies + ?Sized>(&self, bodies: &B) -> [(Motion<L>, V3<L>, V3<L>); 2] {
         [state_of(bodies, &self.a), state_of(bodies, &self.b)]
     }
 
     /// The push-out velocities of the batch's bodies.
     #[inline]
-    pub(super) fn push_motions(indices: [L::Indices; 2], bodies: &[SolverBody]) -> [Motion<L>; 2] {
+    pub(super) fn push_motions<B: Bodies + ?Sized>(
+        indices: [L::Indices; 2],
+        bodies: &B,
+    ) -> [Motion<L>; 2] {
         let motion = |index: &L::Indices| {
             let index = index.as_ref();
             Motion {
-                linvel: V3::gather(|i| bodies[index[i] as usize].push_linvel),
-                angvel: V3::gather(|i| bodies[index[i] as usize].push_angvel),
+                linvel: V3::gather(|i| bodies.body(index[i] as usize).push_linvel),
+                angvel: V3::gather(|i| bodies.body(index[i] as usize).push_angvel),
             }
         };
         [motion(&indices[0]), motion(&indices[1])]
@@ -321,7 +325,8 @@ impl<L: Lane> Moved<L> {
     /// them) and empty lanes. The lanes to write are read off the inverse masses as one bit
     /// each, not lane by lane.
     #[inline]
-    pub(crate) fn store(&self, c: &Batch<L>, bodies: &mut [SolverBody]) {
+    #[allow(unsafe_code)]
+    pub(crate) fn store(&self, c: &Batch<L>, bodies: &Shared<'_, SolverBody>) {
         let zero = L::splat(0.0);
         for (side, index) in [c.a.as_ref(), c.b.as_ref()].into_iter().enumerate() {
             let mut moving = L::bits(!c.inverse_mass[side].eq(zero));
@@ -339,7 +344,9 @@ impl<L: Lane> Moved<L> {
             while moving != 0 {
                 let lane = moving.trailing_zeros() as usize;
                 moving &= moving - 1;
-                let body = &mut bodies[index[lane] as usize];
+                // SAFETY: a moving body of this batch, which no other batch of its colour reads
+                // or writes (`shared`'s rules).
+                let body = unsafe { bodies.get_mut(index[lane] as usize) };
                 body.set_velocities(&first.as_ref()[lane], &second.as_ref()[lane]);
                 if let Some(push) = &self.push {
                     body.push_linvel = push[side].linvel.lane(lane);
@@ -354,11 +361,11 @@ impl<L: Lane> Moved<L> {
 /// Always inlined: a solve pass reads two per batch, and as a call of its own it cost a
 /// twentieth of the large pyramid's step.
 #[inline(always)]
-pub(super) fn state_of<L: Lane>(
-    bodies: &[SolverBody],
+pub(super) fn state_of<L: Lane, B: Bodies + ?Sized>(
+    bodies: &B,
     index: &L::Indices,
 ) -> (Motion<L>, V3<L>, V3<L>) {
-    let [first, second, third] = rows_of::<L>(bodies, index);
+    let [first, second, third] = rows_of::<L, B>(bodies, index);
     let (first, second, third) = (
         L::from_rows(&first),
         L::from_rows(&second),
@@ -383,10 +390,10 @@ pub(super) fn state_of<L: Lane>(
 
 /// The [`SolverBody::rows`] of the bodies at `index`, by row and then lane.
 #[inline(always)]
-pub(super) fn rows_of<L: Lane>(bodies: &[SolverBody], index: &L::Indices) -> [L::Rows; 3] {
+pub(super) fn rows_of<L: Lane, B: Bodies + ?Sized>(bodies: &B, index: &L::Indices) -> [L::Rows; 3] {
     let mut rows = [L::Rows::default(); 3];
     for (lane, &i) in index.as_ref().iter().enumerate() {
-        let [first, second, third] = bodies[i as usize].rows();
+        let [first, second, third] = bodies.body(i as usize).rows();
         rows[0].as_mut()[lane] = first;
         rows[1].as_mut()[lane] = second;
         rows[2].as_mut()[lane] = third;

@@ -6,7 +6,7 @@ use super::prepare::{self, Inputs, Surface};
 use crate::contact::{CachedContact, ContactPair};
 use crate::response::solver::body::SolverBody;
 use crate::response::solver::lanes::Lane;
-use crate::response::solver::{NONE, Traits, schedule};
+use crate::response::solver::{NONE, Traits};
 use arrayvec::ArrayVec;
 use collide::FeatureId;
 use geom::{Real, Vector3};
@@ -29,17 +29,17 @@ pub(in crate::response::solver) struct Gather<'a> {
 }
 
 impl Gather<'_> {
-    /// Fills a group's `batches` (their lanes' constraints and warm-start entries `members`,
-    /// their points' feature ids into `ids`) from its bodies' `states`, the group's slots from
-    /// `first`: batch by batch (on several threads, in blocks of batches), each batch's rows
-    /// prepared as soon as its lanes are filled, so that its lines are written together and
-    /// read again while cached. (In pair order, as the contacts lie, the constraints of some
+    /// Fills one of a group's batches (its lanes' constraints and warm-start entries
+    /// `members`, their points' feature ids into `ids`) from its bodies' `states`, the group's
+    /// slots from `first`, and prepares its rows at once, so that its lines are written together
+    /// and read again while cached. (In pair order, as the contacts lie, the constraints of some
     /// twenty colours and kinds interleave, each writing one lane of every line of its batch,
     /// and prepare would then read the batches back from memory.) Each constraint from its own
-    /// inputs: the same bits on any number of threads, and whichever group fills first.
+    /// inputs: the same bits whichever thread fills which batch, and whichever group fills
+    /// first.
     pub(in crate::response::solver) fn fill<L: Lane>(
         &self,
-        batches: &mut [Batch<L>],
+        batch: &mut Batch<L>,
         ids: &mut [ArrayVec<FeatureId, 4>],
         members: &[(u32, u32)],
         states: &[SolverBody],
@@ -47,12 +47,12 @@ impl Gather<'_> {
     ) {
         // A static or sleeping body (slot 0) is the group's fixed state, its first slot.
         let local = |slot: u32| slot.saturating_sub(first);
-        // Gathers the `n`th constraint (in pair order), warm started from `previous[warm]`,
-        // into `batch`'s `lane`.
-        let gather = |batch: &mut Batch<L>,
-                      lane: usize,
-                      ids: &mut ArrayVec<FeatureId, 4>,
-                      (n, warm): (u32, u32)| {
+        for (lane, (ids, &(n, warm))) in ids.iter_mut().zip(members).enumerate() {
+            if n == NONE {
+                prepare::gather(batch, lane, None, ids);
+                continue;
+            }
+            // The `n`th constraint (in pair order), warm started from `previous[warm]`.
             let k = self.pairs[n as usize];
             let (pair, (i, j)) = (&self.contacts[k], self.indices[k]);
             let surfaces = (&self.surfaces[i as usize], &self.surfaces[j as usize]);
@@ -71,17 +71,7 @@ impl Gather<'_> {
                 },
             };
             prepare::gather(batch, lane, Some(&inputs), ids);
-        };
-        let parallel = schedule::fills_in_parallel::<L>(batches.len());
-        schedule::fill(batches, ids, members, parallel, |batch, ids, members| {
-            for (lane, (ids, &member)) in ids.iter_mut().zip(members).enumerate() {
-                if member.0 == NONE {
-                    prepare::gather(batch, lane, None, ids);
-                } else {
-                    gather(batch, lane, ids, member);
-                }
-            }
-            prepare::prepare(batch, states, self.speculative_margin);
-        });
+        }
+        prepare::prepare(batch, states, self.speculative_margin);
     }
 }

@@ -4,8 +4,8 @@
 
 use super::batch::*;
 use super::settings::{SolveSettings, is_deep};
-use crate::response::solver::body::SolverBody;
 use crate::response::solver::lanes::{Lane, V3, Which};
+use crate::response::solver::shared::Bodies;
 use geom::Real;
 
 /// The speed at which the point closes along the normal (negative when approaching).
@@ -104,7 +104,10 @@ fn clamp_length<L: Lane, const N: usize>(total: [L; N], limit: L) -> [L; N] {
 
 /// Applies the accumulated impulses, once per substep (the accumulated impulse is the
 /// per-substep one, as in Box2D).
-pub(crate) fn warm_start<L: Lane>(c: &mut Batch<L>, bodies: &[SolverBody]) -> Option<Moved<L>> {
+pub(crate) fn warm_start<L: Lane, B: Bodies + ?Sized>(
+    c: &mut Batch<L>,
+    bodies: &B,
+) -> Option<Moved<L>> {
     let mut m = c.motions(bodies);
     // The normal impulses move the bodies along the normal alone: their sum, applied once.
     let mut along_normal = L::splat(0.0);
@@ -148,9 +151,9 @@ pub(crate) fn warm_start<L: Lane>(c: &mut Batch<L>, bodies: &[SolverBody]) -> Op
 /// row; no friction. Without (the relax iteration): rigid, no bias, then the tilt row, twist and
 /// friction at the friction centre, clamped by Coulomb's law to `mu` times the manifold's
 /// normal impulse (a disc for the 2D friction).
-pub(crate) fn solve<L: Lane, const USE_BIAS: bool>(
+pub(crate) fn solve<L: Lane, B: Bodies + ?Sized, const USE_BIAS: bool>(
     c: &mut Batch<L>,
-    bodies: &[SolverBody],
+    bodies: &B,
     settings: &SolveSettings,
 ) -> Option<Moved<L>> {
     let [(motion_a, moved_a, angle_a), (motion_b, moved_b, angle_b)] = c.states(bodies);
@@ -330,9 +333,9 @@ fn hold_tilt<L: Lane>(
 
 /// Restitution, once after the substeps: a point that approached faster than `threshold` and
 /// pushed leaves at `e` times its approach speed.
-pub(crate) fn restitution<L: Lane>(
+pub(crate) fn restitution<L: Lane, B: Bodies + ?Sized>(
     c: &mut Batch<L>,
-    bodies: &[SolverBody],
+    bodies: &B,
     threshold: Real,
 ) -> Option<Moved<L>> {
     let zero = L::splat(0.0);
