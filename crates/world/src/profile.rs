@@ -20,7 +20,8 @@ pub struct StepProfile {
     pub update: Duration,
     /// The step's dense set: each body's world volume and AABB.
     pub volumes: Duration,
-    /// The broad phase: the candidate pairs.
+    /// The broad phase: the candidate pairs (the live bodies' sweep, their queries of the
+    /// resting tree, the pairs kept).
     pub broad_phase: Duration,
     /// The narrow phase: the contacts (and islands woken by them, sensors, hit candidates,
     /// the jointed bodies' indices).

@@ -22,6 +22,7 @@ use collide::staged::{Posed, StageCounts, StagedFilter};
 use collide::{Contact, has_several_manifolds};
 use geom::{Aabb, Isometry3, Real, Vector3};
 use slotmap::SlotMap;
+use std::time::{Duration, Instant};
 
 /// Pairs per block handed to a thread in the narrow phase.
 #[cfg(feature = "parallel")]
@@ -41,6 +42,35 @@ fn skip(pairs: &mut Vec<(u32, u32)>, skipped: &[(u32, u32)]) {
         while skipped.next_if(|&s| s < pair).is_some() {}
         skipped.peek() != Some(&pair)
     });
+}
+
+/// Bodies per block handed to a thread when their entries are made.
+#[cfg(feature = "parallel")]
+const BODY_BLOCK: usize = 512;
+
+/// The entries of `handles` (see [`Entry::of`]), in order, into `out`: on rayon's threads
+/// when there are several and enough bodies (each entry from its own body: the same entries
+/// either way).
+fn made_of(
+    handles: &[BodyHandle],
+    bodies: &SlotMap<BodyHandle, RigidBody>,
+    active: &Active,
+    speculative: Option<(Real, Real)>,
+    out: &mut Vec<Made>,
+) {
+    let made = |&h: &BodyHandle| Entry::of(h, &bodies[h], speculative).seamed(active);
+    #[cfg(feature = "parallel")]
+    if handles.len() >= 2 * BODY_BLOCK && rayon::current_num_threads() > 1 {
+        use rayon::prelude::*;
+        handles
+            .par_iter()
+            .with_min_len(BODY_BLOCK)
+            .map(made)
+            .collect_into_vec(out);
+        return;
+    }
+    out.clear();
+    out.extend(handles.iter().map(made));
 }
 
 /// What the narrow phase found in one block of pairs (on one of rayon's threads).
@@ -237,6 +267,11 @@ pub(crate) struct Collision {
     extra_pairs: Vec<(u32, u32)>,
     pair_scratch: Vec<(u32, u32)>,
     partner_entries: Vec<Made>,
+    /// The dense set's entries as they are made, before they go to their columns (a buffer).
+    made: Vec<Made>,
+    /// How long the last run's sweep and resting-tree queries took (inside `make_dense`).
+    sweep_time: Duration,
+    handle_scratch: Vec<BodyHandle>,
     renumbered: Vec<u32>,
     /// Per body, whether it woke after the narrow phase (see [`Self::test_woken`]).
     woken: Vec<bool>,
@@ -285,13 +320,15 @@ impl Collision {
             self.dt = dt;
         }
         let mut clock = Lap::start();
+        self.sweep_time = Duration::ZERO;
         self.make_dense(bodies, active, attached, speculative);
         self.index_skipped(skipped);
-        self.profile.volumes = clock.lap();
+        // The dense set is made beside the broad phase's sweep and tree queries.
+        self.profile.volumes = clock.lap().saturating_sub(self.sweep_time);
         self.broad_phase();
         #[cfg(debug_assertions)]
         self.check_pairs(bodies, speculative, skipped);
-        self.profile.broad_phase = clock.lap();
+        self.profile.broad_phase = clock.lap() + self.sweep_time;
         contacts.clear();
         self.contact_indices.clear();
         self.stage_counts = StageCounts::default();
@@ -410,13 +447,15 @@ impl Collision {
             return;
         }
         self.clear_dense();
-        for &h in active.live() {
-            self.push(Entry::of(h, &bodies[h], speculative).seamed(active));
-        }
+        let mut made = std::mem::take(&mut self.made);
+        made_of(active.live(), bodies, active, speculative, &mut made);
+        made.drain(..).for_each(|m| self.push(m));
+        self.made = made;
         let mut boxes = std::mem::take(&mut self.live_aabbs);
         boxes.clear();
         boxes.extend(self.dense.iter().map(|e| e.aabb));
         let mut pairs = std::mem::take(&mut self.pairs);
+        let sweep = Instant::now();
         self.broad.pairs_of(&boxes, &mut pairs);
         let mut partners = std::mem::take(&mut self.partners);
         partners.clear();
@@ -439,15 +478,11 @@ impl Collision {
                 }
             }
         }
+        self.sweep_time = sweep.elapsed();
         partners.sort_unstable();
         partners.dedup();
         let mut partner_entries = std::mem::take(&mut self.partner_entries);
-        partner_entries.clear();
-        partner_entries.extend(
-            partners
-                .iter()
-                .map(|&h| Entry::of(h, &bodies[h], speculative).seamed(active)),
-        );
+        made_of(&partners, bodies, active, speculative, &mut partner_entries);
         let mut live_at = std::mem::take(&mut self.renumbered);
         self.spread(&mut partner_entries, &mut live_at);
         if !partner_entries.is_empty() {
@@ -494,23 +529,18 @@ impl Collision {
         resting.sort_unstable();
         self.clear_dense();
         self.handles.clear();
-        let mut others = resting.iter().copied().peekable();
-        for &h in active.live() {
-            while let Some(other) = others.next_if(|&o| o < h) {
-                self.push(Entry::of(other, &bodies[other], speculative).seamed(active));
-                self.handles.push(other);
-            }
-            self.push(Entry::of(h, &bodies[h], speculative).seamed(active));
-            self.handles.push(h);
-        }
-        for other in others {
-            self.push(Entry::of(other, &bodies[other], speculative).seamed(active));
-            self.handles.push(other);
-        }
+        self.handles.extend_from_slice(active.live());
+        merge_sorted(&mut self.handles, &resting, &mut self.handle_scratch);
+        let mut made = std::mem::take(&mut self.made);
+        made_of(&self.handles, bodies, active, speculative, &mut made);
+        made.drain(..).for_each(|m| self.push(m));
+        self.made = made;
         let mut boxes = std::mem::take(&mut self.live_aabbs);
         boxes.clear();
         boxes.extend(self.dense.iter().map(|e| e.aabb));
+        let sweep = Instant::now();
         self.broad.pairs_of(&boxes, &mut self.pairs);
+        self.sweep_time = sweep.elapsed();
         (self.live_aabbs, self.partners) = (boxes, resting);
     }
 

@@ -5,11 +5,10 @@
 //! to the next stage.
 //!
 //! Nothing waits for a thread to arrive: the calling thread alone can claim every block, and a
-//! helper that starts late finds the stages before it done (their blocks claimed) and joins
-//! where the others are. Blocks are counted across the program (a stage's are numbered after
-//! the stages' before it), so two counters serve every stage: `claimed` moves from one
-//! stage's blocks to the next only once the stage is done, because no thread claims past the
-//! stage it is in, and no thread enters a stage before every earlier block is done.
+//! helper that starts late finds the stages before it done and joins where the others are.
+//! A block is claimed by raising its counter to the stage's number (so one counter per block
+//! serves every stage), and the blocks done are counted across the program: a stage is over
+//! when the count reaches the blocks of every stage up to it.
 //!
 //! Which thread runs a block changes nothing: each block computes from what the stages before
 //! left (the crew's wait orders them) and writes only its own part (`shared`). The same bits
@@ -17,10 +16,14 @@
 
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
-/// The blocks of a program claimed and done so far, and whether the program is over.
-#[derive(Debug, Default)]
+/// Per block, the last stage that claimed it; the blocks done so far; whether the program is
+/// over.
+#[derive(Debug)]
 pub(crate) struct Crew {
-    claimed: AtomicUsize,
+    /// Per block of a stage (as many as the largest stage has), the number of the last stage
+    /// (counted from 1) in which a thread claimed it.
+    claims: Vec<AtomicUsize>,
+    /// Blocks done, counted across the program.
     done: AtomicUsize,
     over: AtomicBool,
     /// A block panicked: the others stop waiting for it (and panic too, so that the panic
@@ -39,16 +42,26 @@ impl Drop for Guard<'_> {
     }
 }
 
-/// One thread's place in the program: the first block of the stage it is at (alone: no crew,
-/// every block its own, no counter touched).
+/// One thread's place in the program: the stage it is at (counted from 1) and the blocks done
+/// before it; which of the crew's `threads` it is. Alone: no crew, every block its own, no
+/// counter touched.
 pub(crate) struct Member<'a> {
     crew: Option<&'a Crew>,
+    stage: usize,
     base: usize,
+    index: usize,
+    threads: usize,
 }
 
 impl Member<'_> {
-    /// Runs stage `work` over `blocks` blocks: each block this thread claims, then waits until
-    /// all are done. Every thread of the crew calls the same stages in the same order.
+    /// Runs stage `work` over `blocks` blocks (at most the crew's largest stage): each block
+    /// this thread claims, then waits until all are done. Every thread of the crew calls the
+    /// same stages in the same order.
+    ///
+    /// Thread `i` of `n` claims from block `i * blocks / n` on, wrapping round (Box3D's
+    /// `b3ExecuteStage`): each thread mostly takes the same share of every stage, so that a
+    /// colour's constraints, which lie in pair order, and the bodies they move stay in the
+    /// cache of the core that solved them the pass before.
     #[inline]
     pub(crate) fn stage(&mut self, blocks: usize, work: impl Fn(usize)) {
         if blocks == 0 {
@@ -58,25 +71,21 @@ impl Member<'_> {
             (0..blocks).for_each(work);
             return;
         };
-        let (first, end) = (self.base, self.base + blocks);
-        let mut next = crew.claimed.load(Ordering::Relaxed);
-        while next < end {
-            // `next >= first`: every block before this stage was claimed before any thread
-            // could reach it.
-            match crew.claimed.compare_exchange_weak(
-                next,
-                next + 1,
-                Ordering::Relaxed,
-                Ordering::Relaxed,
-            ) {
-                Ok(_) => {
+        assert!(blocks <= crew.claims.len(), "a stage larger than its crew");
+        self.stage += 1;
+        let (stage, end) = (self.stage, self.base + blocks);
+        if crew.done.load(Ordering::Acquire) < end {
+            let start = self.index * blocks / self.threads;
+            for block in (start..blocks).chain(0..start) {
+                let claim = &crew.claims[block];
+                if claim.load(Ordering::Relaxed) < stage
+                    && claim.fetch_max(stage, Ordering::Relaxed) < stage
+                {
                     let _guard = Guard(crew);
-                    work(next - first);
+                    work(block);
                     // Release: what the block wrote, for whoever waits on `done`.
                     crew.done.fetch_add(1, Ordering::Release);
-                    next = crew.claimed.load(Ordering::Relaxed);
                 }
-                Err(now) => next = now,
             }
         }
         let mut spins = 0u32;
@@ -104,33 +113,45 @@ impl Member<'_> {
 }
 
 /// Runs `program` on up to `threads` threads of rayon's pool, the caller among them, and
-/// returns when it is over (every stage done). With one thread, or without the parallel
-/// feature, the caller runs it alone.
-pub(crate) fn run(threads: usize, program: impl Fn(&mut Member<'_>) + Sync) {
-    let crew = Crew::default();
-    let start = |crew: &Crew| {
-        if !crew.over.load(Ordering::Acquire) {
-            program(&mut Member {
-                crew: Some(crew),
-                base: 0,
-            });
-        }
-    };
+/// returns when it is over (every stage done); no stage has more than `blocks` blocks. With
+/// one thread, or without the parallel feature, the caller runs it alone.
+pub(crate) fn run(threads: usize, blocks: usize, program: impl Fn(&mut Member<'_>) + Sync) {
     #[cfg(feature = "parallel")]
     if threads > 1 {
-        rayon::scope(|scope| {
-            for _ in 1..threads {
-                scope.spawn(|_| start(&crew));
+        let crew = Crew {
+            claims: (0..blocks.max(1)).map(|_| AtomicUsize::new(0)).collect(),
+            done: AtomicUsize::new(0),
+            over: AtomicBool::new(false),
+            failed: AtomicBool::new(false),
+        };
+        let start = |index: usize| {
+            if !crew.over.load(Ordering::Acquire) {
+                program(&mut Member {
+                    crew: Some(&crew),
+                    stage: 0,
+                    base: 0,
+                    index,
+                    threads,
+                });
             }
-            start(&crew);
+        };
+        rayon::scope(|scope| {
+            let start = &start;
+            for index in 1..threads {
+                scope.spawn(move |_| start(index));
+            }
+            start(0);
             crew.over.store(true, Ordering::Release);
         });
         return;
     }
-    let _ = threads;
+    let _ = (threads, blocks);
     program(&mut Member {
         crew: None,
+        stage: 0,
         base: 0,
+        index: 0,
+        threads: 1,
     });
 }
 
@@ -149,7 +170,7 @@ mod tests {
                 .expect("a pool");
             let log = Mutex::new(Vec::new());
             pool.install(|| {
-                run(threads, |member| {
+                run(threads, 7, |member| {
                     for stage in 0..50 {
                         let blocks = stage % 7;
                         member.stage(blocks, |block| {
@@ -179,7 +200,7 @@ mod tests {
             .expect("a pool");
         let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             pool.install(|| {
-                run(2, |member| {
+                run(2, 4, |member| {
                     for _ in 0..100 {
                         member.stage(4, |block| assert!(block != 3, "block 3"));
                     }

@@ -183,6 +183,11 @@ impl<L: Lane> Batches<L> {
 // The crew's threads reach the batches through `shared`, by its rules.
 #[allow(unsafe_code)]
 impl<L: Lane> GroupBatches<'_, L> {
+    /// How many batches the group has.
+    pub(crate) fn len(&self) -> usize {
+        self.batches.len()
+    }
+
     /// Runs `work` on every batch of the group with its index, in blocks that the crew's
     /// threads claim (any order: filling the batches, copying their impulses out).
     pub(crate) fn each(&self, member: &mut Member<'_>, work: impl Fn(usize, &mut Batch<L>)) {

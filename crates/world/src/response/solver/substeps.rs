@@ -11,7 +11,7 @@ use super::contact::{self, Gather, SolveSettings};
 use super::crew::{self, Member};
 use super::joint::{self, JointConstraint};
 use super::lanes::Lane;
-use super::schedule::{GroupPlan, Pool};
+use super::schedule::{BLOCK, GroupPlan, Pool};
 use super::shared::Shared;
 use super::store::Impulses;
 use arrayvec::ArrayVec;
@@ -189,7 +189,9 @@ impl Steps<'_> {
                     }
                 });
             };
-            crew::run(threads, program);
+            let blocks =
+                (states.len().div_ceil(BODY_BLOCK)).max(batches.len().div_ceil(BLOCK / width));
+            crew::run(threads, blocks, program);
         });
     }
 }
