@@ -7,7 +7,7 @@ mod common;
 
 use minirigid::prelude::*;
 use minirigid::world::{SNAPSHOT_VERSION, Snapshot};
-use testbed::joints::{bridge, chain, falling_ragdoll, ragdoll};
+use testbed::joints::{bridge, chain, falling_ragdoll, joint_grid, ragdoll};
 use testbed::scenes::{ground, pyramid};
 
 #[test]
@@ -144,6 +144,76 @@ fn a_large_jointed_island_gives_the_same_bits_on_any_crew() {
                 (above, y) = (ball, at.y);
             }
             (0..60)
+                .map(|_| {
+                    world.step();
+                    world.state_hash()
+                })
+                .collect::<Vec<_>>()
+        })
+    };
+    let alone = run(1);
+    for threads in [2, 3, 8] {
+        assert_eq!(run(threads), alone, "{threads} threads differ from one");
+    }
+}
+
+/// Box3D's joint grid, 30 x 30 balls (1,740 spherical joints, one island): on a crew its
+/// joints are solved level by level, several at once (`place::level_joints`), with the bits
+/// of one at a time in handle order, at every thread count.
+#[test]
+fn the_joint_grid_gives_the_same_bits_level_by_level_on_any_crew() {
+    let run = |threads: usize| {
+        on_threads(threads, || {
+            let mut world = joint_grid(30);
+            (0..40)
+                .map(|_| {
+                    world.step();
+                    world.state_hash()
+                })
+                .collect::<Vec<_>>()
+        })
+    };
+    let alone = run(1);
+    for threads in [2, 3, 8] {
+        assert_eq!(run(threads), alone, "{threads} threads differ from one");
+    }
+}
+
+/// 120 chains of three balls lying across a plank that tips on the ground: one island whose
+/// 240 joints fall in two wide levels, which a crew solves level by level, several joints at
+/// once (`place::level_joints`): the bits of one at a time in handle order.
+#[test]
+fn wide_levels_of_joints_give_the_same_bits_on_any_crew() {
+    let run = |threads: usize| {
+        on_threads(threads, || {
+            let mut world = World::new(WorldConfig::default());
+            ground(&mut world, 40.0);
+            world
+                .insert(
+                    BodyDesc::dynamic()
+                        .cuboid(Vector3::new(15.0, 0.1, 1.0))
+                        .position(Vector3::new(0.0, 0.6, 0.0))
+                        .angvel(Vector3::new(0.3, 0.0, 0.5)),
+                )
+                .unwrap();
+            for k in 0..120 {
+                let x = -14.5 + 0.25 * k as Real;
+                let balls: Vec<BodyHandle> = (0..3)
+                    .map(|n| {
+                        let at = Vector3::new(x, 0.8, -0.3 + 0.3 * n as Real);
+                        world
+                            .insert(BodyDesc::dynamic().ball(0.1).position(at))
+                            .unwrap()
+                    })
+                    .collect();
+                for n in 0..2 {
+                    let anchor = Point3::new(x, 0.8, -0.15 + 0.3 * n as Real);
+                    world
+                        .insert_joint(JointDesc::spherical(balls[n], balls[n + 1], anchor))
+                        .unwrap();
+                }
+            }
+            (0..40)
                 .map(|_| {
                     world.step();
                     world.state_hash()

@@ -148,6 +148,13 @@ pub(crate) struct Solver {
     joints: Vec<JointConstraint>,
     joint_groups: Vec<Range<usize>>,
     joint_places: Vec<u32>,
+    /// Per group, its joints in levels (`place::level_joints`): their indices from the group's
+    /// first in level order, and the levels' starts in that order (each group's with a last
+    /// entry, its count), each group's range of `joint_levels`; a buffer.
+    joint_order: Vec<u32>,
+    joint_levels: Vec<u32>,
+    joint_level_groups: Vec<Range<usize>>,
+    level_scratch: Vec<u32>,
     /// The contacts' and the joints' body pairs (dense indices) that link islands into groups.
     links: Vec<(u32, u32)>,
     /// Per slot of each group with joints, what they changed its velocities by.
@@ -214,6 +221,10 @@ impl Default for Solver {
             joints: Vec::new(),
             joint_groups: Vec::new(),
             joint_places: Vec::new(),
+            joint_order: Vec::new(),
+            joint_levels: Vec::new(),
+            joint_level_groups: Vec::new(),
+            level_scratch: Vec::new(),
             links: Vec::new(),
             jointed: Vec::new(),
             profile: StepProfile::default(),
@@ -374,9 +385,14 @@ impl Solver {
             let mut results = &mut self.results[..];
             let joint_counts = self.joint_groups.iter().map(|range| range.len());
             let joints = split(&mut self.joints, joint_counts);
+            let mut joint_order = &self.joint_order[..];
+            let levels =
+                (self.joint_level_groups.iter()).map(|range| &self.joint_levels[range.clone()]);
             let parts = states.zip(uncontacted).zip(jointed).zip(plans).zip(joints);
-            let groups = parts.zip(&self.groups).map(
-                |(((((states, uncontacted), jointed), plan), joints), slots)| {
+            let groups = parts.zip(&self.groups).zip(levels).map(
+                |((((((states, uncontacted), jointed), plan), joints), slots), joint_levels)| {
+                    let (order, rest) = joint_order.split_at(joints.len());
+                    joint_order = rest;
                     let lanes = plan.len() * L::WIDTH;
                     let (own_members, rest) = members.split_at(lanes);
                     members = rest;
@@ -394,6 +410,8 @@ impl Solver {
                         ids: own_ids,
                         results: own,
                         joints,
+                        joint_order: order,
+                        joint_levels,
                     }
                 },
             );
@@ -402,10 +420,19 @@ impl Solver {
             #[cfg(feature = "parallel")]
             {
                 let threads = rayon::current_num_threads();
-                let count = |starts: &[u32; COLORS + 2]| (starts[COLORS + 1] - starts[0]) as usize;
-                let total: usize = self.coloring.starts.iter().map(count).sum();
-                let crewed = self.coloring.starts.iter().map(|starts| {
-                    let constraints = count(starts);
+                // A group's constraints: its contacts and its joints.
+                let count = |(starts, joints): (&[u32; COLORS + 2], &Range<usize>)| {
+                    (starts[COLORS + 1] - starts[0]) as usize + joints.len()
+                };
+                let counts = || {
+                    self.coloring
+                        .starts
+                        .iter()
+                        .zip(&self.joint_groups)
+                        .map(count)
+                };
+                let total: usize = counts().sum();
+                let crewed = counts().map(|constraints| {
                     threads > 1
                         && constraints >= 2 * schedule::BLOCK
                         && constraints > total / threads

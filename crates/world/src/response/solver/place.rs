@@ -112,6 +112,7 @@ impl Solver {
         self.joint_groups.clear();
         self.joint_groups.resize(self.groups.len(), 0..0);
         if joint_list.is_empty() {
+            self.level_joints();
             return;
         }
         // Per joint, its group (NONE: not solved), then each group's count.
@@ -157,6 +158,57 @@ impl Solver {
                     .push(JointConstraint::new(joint, pair, states, local, own, h));
             }
         }
+        self.level_joints();
+    }
+
+    /// Each group's joints in levels (`joint_order`, `joint_levels`): a joint's level is one
+    /// past the highest of the joints before it (in handle order) that move one of its bodies,
+    /// so that no two joints of a level move the same body, and a pass over the levels in
+    /// order gives each joint the velocities the pass one at a time in handle order gives it:
+    /// the same bits, with a level's joints on several threads at once.
+    fn level_joints(&mut self) {
+        self.joint_order.clear();
+        self.joint_levels.clear();
+        self.joint_level_groups.clear();
+        let mut next = std::mem::take(&mut self.level_scratch);
+        for (group, range) in self.joint_groups.iter().enumerate() {
+            let joints = &self.joints[range.clone()];
+            let slots = self.groups[group].len();
+            // Per slot, the level after the last joint that moves it.
+            next.clear();
+            next.resize(slots, 0);
+            let levels: Vec<u32> = joints
+                .iter()
+                .map(|joint| {
+                    let moved = joint.moved();
+                    let level = moved.iter().flatten().map(|&s| next[s]).max().unwrap_or(0);
+                    for &slot in moved.iter().flatten() {
+                        next[slot] = level + 1;
+                    }
+                    level
+                })
+                .collect();
+            let count = levels.iter().max().map_or(0, |&l| l as usize + 1);
+            // A counting sort by level, handle order within each.
+            let first = self.joint_levels.len();
+            let mut starts = vec![0u32; count + 1];
+            for &level in &levels {
+                starts[level as usize + 1] += 1;
+            }
+            for k in 0..count {
+                starts[k + 1] += starts[k];
+            }
+            let base = self.joint_order.len();
+            self.joint_order.resize(base + joints.len(), 0);
+            let mut at = starts.clone();
+            for (k, &level) in levels.iter().enumerate() {
+                self.joint_order[base + at[level as usize] as usize] = k as u32;
+                at[level as usize] += 1;
+            }
+            self.joint_levels.extend_from_slice(&starts);
+            self.joint_level_groups.push(first..self.joint_levels.len());
+        }
+        self.level_scratch = next;
     }
 
     /// Places one constraint per contact that involves an awake dynamic body in its lane of

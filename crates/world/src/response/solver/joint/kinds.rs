@@ -12,7 +12,7 @@ use geom::{Matrix3, Real, UnitQuaternion, Vector3};
 
 /// What a pass over a joint's rows does.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum Pass {
+pub(crate) enum Pass {
     /// Applies the accumulated impulses (the first substep's warm start).
     Warm,
     /// Solves with position bias, the holding rows soft.

@@ -18,7 +18,8 @@ use super::soft::Softness;
 use crate::body::RigidBody;
 use crate::joint::{Joint, JointImpulses, JointKind, Spring};
 use geom::{Matrix3, Real, UnitQuaternion, Vector3};
-use kinds::{Coefficients, Geometry, Pass, Rows};
+pub(crate) use kinds::Pass;
+use kinds::{Coefficients, Geometry, Rows};
 use rows::Motion;
 
 /// The stiffest hold, as a fraction of the substep rate (Box3D: a quarter). Stiffer holds
@@ -152,19 +153,23 @@ impl JointConstraint {
         self.geometry = Geometry { qa, qb, ra, rb, d };
     }
 
+    /// The slots of its bodies that it moves (its own: not the group's fixed state).
+    pub(crate) fn moved(&self) -> [Option<usize>; 2] {
+        [0, 1].map(|side| self.own[side].then_some(self.slots[side] as usize))
+    }
+
     /// One pass over the joint's rows on the group's `states`.
-    fn pass(
+    pub(crate) fn pass<B: JointBodies>(
         &mut self,
-        states: &mut [SolverBody],
-        jointed: &mut [[Vector3; 2]],
+        bodies: &mut B,
         pass: Pass,
     ) -> (Vector3, Vector3) {
         if !self.turns && pass != Pass::Reaction {
-            self.ball_pass(states, jointed, pass == Pass::Soft, pass == Pass::Warm);
+            self.ball_pass(bodies, pass == Pass::Soft, pass == Pass::Warm);
             return (Vector3::zeros(), Vector3::zeros());
         }
         let [i, j] = self.slots.map(|s| s as usize);
-        let (a, b) = (&states[i], &states[j]);
+        let (a, b) = (bodies.state(i), bodies.state(j));
         let [ia, ib] = &self.inverse_inertias;
         let mut motion = Motion::of(a, b, ia, ib);
         let mut rows = Rows {
@@ -178,7 +183,7 @@ impl JointConstraint {
         rows.run(&self.kind, &self.geometry, &mut self.impulses);
         let (force, torque) = (rows.force, rows.torque);
         let velocities = [motion.va, motion.wa, motion.vb, motion.wb];
-        if !self.commit(states, jointed, velocities, pass != Pass::Reaction) {
+        if !self.commit(bodies, velocities, pass != Pass::Reaction) {
             return (Vector3::zeros(), Vector3::zeros());
         }
         (force, torque)
@@ -192,10 +197,9 @@ impl JointConstraint {
     /// socket's pass, the joint grid stepped 5 to 10% slower (Box3D's protocol, alternated
     /// runs).
     #[inline(always)]
-    fn commit(
+    fn commit<B: JointBodies>(
         &mut self,
-        states: &mut [SolverBody],
-        jointed: &mut [[Vector3; 2]],
+        bodies: &mut B,
         [va, wa, vb, wb]: [Vector3; 4],
         write: bool,
     ) -> bool {
@@ -208,10 +212,7 @@ impl JointConstraint {
             let [i, j] = self.slots.map(|s| s as usize);
             for (side, (k, v, w)) in [(i, va, wa), (j, vb, wb)].into_iter().enumerate() {
                 if self.own[side] {
-                    let state = &mut states[k];
-                    jointed[k][0] += v - state.linvel;
-                    jointed[k][1] += w - state.angvel;
-                    (state.linvel, state.angvel) = (v, w);
+                    bodies.set(k, v, w);
                 }
             }
         }
@@ -222,15 +223,9 @@ impl JointConstraint {
     /// on the two states: the same operations, in the same order, as the general pass
     /// (`Motion::point`, `Motion::push_point`), without building its rows. `soft`: the soft
     /// pass; `warm`: the warm start.
-    fn ball_pass(
-        &mut self,
-        states: &mut [SolverBody],
-        jointed: &mut [[Vector3; 2]],
-        soft: bool,
-        warm: bool,
-    ) {
+    fn ball_pass<B: JointBodies>(&mut self, bodies: &mut B, soft: bool, warm: bool) {
         let [i, j] = self.slots.map(|s| s as usize);
-        let (a, b) = (&states[i], &states[j]);
+        let (a, b) = (bodies.state(i), bodies.state(j));
         let (ma, mb) = (a.inverse_mass, b.inverse_mass);
         let (mut va, mut wa, mut vb, mut wb) = (a.linvel, a.angvel, b.linvel, b.angvel);
         let g = &self.geometry;
@@ -249,12 +244,16 @@ impl JointConstraint {
         wa -= ia * g.ra.cross(&p);
         vb += p * mb;
         wb += ib * g.rb.cross(&p);
-        self.commit(states, jointed, [va, wa, vb, wb], true);
+        self.commit(bodies, [va, wa, vb, wb], true);
     }
 
     /// The force and torque on `b` of the impulses accumulated over the last substep of `h`.
     pub(crate) fn reaction_of(&mut self, states: &mut [SolverBody], h: Real) -> [Vector3; 2] {
-        let (force, torque) = self.pass(states, &mut [], Pass::Reaction);
+        let mut bodies = Owned {
+            states,
+            jointed: &mut [],
+        };
+        let (force, torque) = self.pass(&mut bodies, Pass::Reaction);
         [force / h, torque / h]
     }
 }
@@ -286,19 +285,6 @@ fn coefficients(kind: &JointKind, softness: &Spring, h: Real) -> Coefficients {
     }
 }
 
-/// Each substep's warm start: the accumulated impulses applied along the joints' rows as they
-/// are now. `jointed` gathers, per slot, what the joints change the velocities by (see
-/// `integrate_velocities`).
-pub(crate) fn warm_start(
-    joints: &mut [JointConstraint],
-    states: &mut [SolverBody],
-    jointed: &mut [[Vector3; 2]],
-) {
-    for joint in joints {
-        joint.pass(states, jointed, Pass::Warm);
-    }
-}
-
 /// After the positions move: every joint's frames and anchors as they are now.
 pub(crate) fn refresh(joints: &mut [JointConstraint], states: &[SolverBody]) {
     for joint in joints {
@@ -307,20 +293,33 @@ pub(crate) fn refresh(joints: &mut [JointConstraint], states: &[SolverBody]) {
     }
 }
 
-/// A soft (`soft`) or relax pass over the joints, `iterations` times
-/// (`SolverConfig::joint_iterations`).
-pub(crate) fn solve(
-    joints: &mut [JointConstraint],
-    states: &mut [SolverBody],
-    jointed: &mut [[Vector3; 2]],
-    soft: bool,
-    iterations: u32,
-) {
-    let pass = if soft { Pass::Soft } else { Pass::Relax };
-    for _ in 0..iterations {
-        for joint in joints.iter_mut() {
-            joint.pass(states, jointed, pass);
-        }
+/// Where a joint's pass reads its bodies' velocities and writes them, gathering what it
+/// changed per slot (see `integrate_velocities`).
+pub(crate) trait JointBodies {
+    fn state(&self, slot: usize) -> &SolverBody;
+    /// Sets the body's velocities, and adds what they changed by to its `jointed` entry.
+    fn set(&mut self, slot: usize, linvel: Vector3, angvel: Vector3);
+}
+
+/// The group's states and `jointed` on this thread alone.
+pub(crate) struct Owned<'a> {
+    pub(crate) states: &'a mut [SolverBody],
+    pub(crate) jointed: &'a mut [[Vector3; 2]],
+}
+
+impl JointBodies for Owned<'_> {
+    #[inline(always)]
+    fn state(&self, slot: usize) -> &SolverBody {
+        &self.states[slot]
+    }
+
+    #[inline(always)]
+    fn set(&mut self, slot: usize, linvel: Vector3, angvel: Vector3) {
+        let state = &mut self.states[slot];
+        let jointed = &mut self.jointed[slot];
+        jointed[0] += linvel - state.linvel;
+        jointed[1] += angvel - state.angvel;
+        (state.linvel, state.angvel) = (linvel, angvel);
     }
 }
 
