@@ -13,7 +13,7 @@ use crate::joint::{Joint, JointEvent, JointHandle};
 use crate::profile::{Lap, StepProfile};
 use crate::response::reflect;
 use crate::response::solver::{Solver, SolverLanes};
-use crate::step::active::slot_of;
+use crate::step::active::Places;
 use crate::step::sleep::{self, Islands};
 use crate::step::{Active, Collision, integrate};
 use collide::staged::StageCounts;
@@ -76,9 +76,8 @@ pub struct World {
     /// order, and their bodies' dense indices (a step's buffers).
     joint_list: Vec<JointHandle>,
     joint_indices: Vec<(u32, u32)>,
-    /// Scratch of `index_joints`: per body slot, its place in the dense set plus one (0: not
-    /// in it).
-    dense_places: Vec<u32>,
+    /// Scratch of `index_joints`: the dense set's places by body slot.
+    dense_places: Places,
     /// Which bodies a step visits (derived from the bodies, never saved).
     pub(crate) active: Active,
     /// The collision stage's buffers (never saved, never change a result).
@@ -137,7 +136,7 @@ impl World {
             attached: Vec::new(),
             joint_list: Vec::new(),
             joint_indices: Vec::new(),
-            dense_places: Vec::new(),
+            dense_places: Places::default(),
             active: Active::default(),
             collision: Collision::default(),
             solver: Solver::default(),
@@ -797,20 +796,11 @@ impl World {
         if self.joints.is_empty() {
             return;
         }
-        if 4 * handles.len() >= self.bodies.len() {
+        if 4 * handles.len() >= self.bodies.len() && self.dense_places.fill(handles) {
             // Most bodies are in the set: a table of their places by slot, rather than two
             // searches a joint.
-            let slot = |h: BodyHandle| slot_of(h) as usize;
-            let places = &mut self.dense_places;
-            places.clear();
-            places.resize(handles.last().map_or(0, |&h| slot(h) + 1), 0);
-            for (place, &h) in handles.iter().enumerate() {
-                places[slot(h)] = place as u32 + 1;
-            }
-            let index = |h: BodyHandle| {
-                let place = *places.get(slot(h))?;
-                (place != 0 && handles[place as usize - 1] == h).then(|| place - 1)
-            };
+            let places = &self.dense_places;
+            let index = |h: BodyHandle| places.index(handles, h);
             for (handle, joint) in &self.joints {
                 if let (Some(i), Some(j)) = (index(joint.bodies[0]), index(joint.bodies[1])) {
                     self.joint_list.push(handle);

@@ -24,6 +24,37 @@ pub(crate) fn slot_of(handle: BodyHandle) -> u32 {
     handle.data().as_ffi() as u32
 }
 
+/// Each dense index by body slot, for the step's dense set (`handles`, in handle order): the
+/// place of a handle in one read rather than a binary search, for the joints and the jointed
+/// pairs of a scene with many.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Places(Vec<u32>);
+
+impl Places {
+    /// Fills the table for `handles` when it pays: their slots span at most four times their
+    /// count (a world of many resting bodies, whose dense set is a few of them, would
+    /// otherwise clear a table of every slot each step). Returns whether it did.
+    pub(crate) fn fill(&mut self, handles: &[BodyHandle]) -> bool {
+        let span = handles.last().map_or(0, |&h| slot_of(h) as usize + 1);
+        if span > 4 * handles.len() {
+            return false;
+        }
+        self.0.clear();
+        self.0.resize(span, 0);
+        for (place, &h) in handles.iter().enumerate() {
+            self.0[slot_of(h) as usize] = place as u32 + 1;
+        }
+        true
+    }
+
+    /// The dense index of `h` among the `handles` the table was filled for.
+    #[inline]
+    pub(crate) fn index(&self, handles: &[BodyHandle], h: BodyHandle) -> Option<u32> {
+        let place = *self.0.get(slot_of(h) as usize)?;
+        (place != 0 && handles[place as usize - 1] == h).then(|| place - 1)
+    }
+}
+
 /// Whether `body` rests (see the module documentation).
 #[inline]
 pub(crate) fn rests(body: &RigidBody) -> bool {

@@ -8,7 +8,7 @@
 //! moved less than the reuse distance since its contact was computed keeps that contact,
 //! carried with the bodies (`KeptContact`), and skips the narrow phase.
 
-use super::active::{Active, slot_of};
+use super::active::{Active, Places, slot_of};
 use super::merge_sorted;
 use super::seams;
 use super::sleep::is_awake_movable;
@@ -269,6 +269,8 @@ pub(crate) struct Collision {
     partner_entries: Vec<Made>,
     /// The dense set's entries as they are made, before they go to their columns (a buffer).
     made: Vec<Made>,
+    /// Dense indices by body slot (a buffer of `index_skipped`).
+    places: Places,
     /// How long the last run's sweep and resting-tree queries took (inside `make_dense`).
     sweep_time: Duration,
     handle_scratch: Vec<BodyHandle>,
@@ -419,12 +421,20 @@ impl Collision {
     fn index_skipped(&mut self, skipped: &[(BodyHandle, BodyHandle)]) {
         self.skipped.clear();
         let handles = &self.handles;
-        let index = |h: &BodyHandle| handles.binary_search(h).ok().map(|i| i as u32);
-        self.skipped.extend(
-            skipped
-                .iter()
-                .filter_map(|(a, b)| Some((index(a)?, index(b)?))),
-        );
+        let pair = |index: &dyn Fn(BodyHandle) -> Option<u32>,
+                    &(a, b): &(BodyHandle, BodyHandle)| {
+            Some((index(a)?, index(b)?))
+        };
+        if skipped.len() >= 64 && self.places.fill(handles) {
+            let places = &self.places;
+            let index = |h: BodyHandle| places.index(handles, h);
+            self.skipped
+                .extend(skipped.iter().filter_map(|p| pair(&index, p)));
+            return;
+        }
+        let index = |h: BodyHandle| handles.binary_search(&h).ok().map(|i| i as u32);
+        self.skipped
+            .extend(skipped.iter().filter_map(|p| pair(&index, p)));
     }
 
     /// The dense set and its arrays, and the overlapping pairs with a live body (into

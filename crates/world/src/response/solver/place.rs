@@ -14,6 +14,10 @@ use arrayvec::ArrayVec;
 use geom::{Real, UnitQuaternion};
 use slotmap::SlotMap;
 
+/// Joints per block handed to a thread when their constraints are made.
+#[cfg(feature = "parallel")]
+const JOINT_BLOCK: usize = 512;
+
 impl Solver {
     /// The solver state of every awake dynamic or kinematic body, group by group (`group`;
     /// the groups linked by `indices`, the dense indices of the step's contacts) and in handle
@@ -144,20 +148,35 @@ impl Solver {
                 next[group] += 1;
             }
         }
-        let list: Vec<&Joint> = joint_list.iter().map(|&handle| &joints[handle]).collect();
+        // Each joint's index in `joint_list` and its group's first slot, in solve order.
+        let mut made = Vec::with_capacity(order.len());
         for (group, range) in self.joint_groups.iter().enumerate() {
             let first = self.groups[group].start;
-            for &index in &order[range.clone()] {
-                let (joint, (i, j)) = (list[index as usize], joint_indices[index as usize]);
-                let slots = [self.slots[i as usize], self.slots[j as usize]];
-                let local = slots.map(|s| s.saturating_sub(first));
-                let own = slots.map(|s| s != 0);
-                let pair = joint.bodies.map(|h| &bodies[h]);
-                let states = slots.map(|s| &self.states[s as usize]);
-                self.joints
-                    .push(JointConstraint::new(joint, pair, states, local, own, h));
-            }
+            made.extend(order[range.clone()].iter().map(|&index| (index, first)));
         }
+        let (slots, states) = (&self.slots, &self.states);
+        // Each constraint from its own joint and bodies: the same on any thread.
+        let make = |&(index, first): &(u32, u32)| {
+            let (handle, (i, j)) = (joint_list[index as usize], joint_indices[index as usize]);
+            let joint = &joints[handle];
+            let slots = [slots[i as usize], slots[j as usize]];
+            let local = slots.map(|s| s.saturating_sub(first));
+            let own = slots.map(|s| s != 0);
+            let pair = joint.bodies.map(|h| &bodies[h]);
+            let states = slots.map(|s| &states[s as usize]);
+            JointConstraint::new(joint, pair, states, local, own, h)
+        };
+        #[cfg(feature = "parallel")]
+        if made.len() >= 2 * JOINT_BLOCK && rayon::current_num_threads() > 1 {
+            use rayon::prelude::*;
+            made.par_iter()
+                .with_min_len(JOINT_BLOCK)
+                .map(make)
+                .collect_into_vec(&mut self.joints);
+            self.level_joints();
+            return;
+        }
+        self.joints.extend(made.iter().map(make));
         self.level_joints();
     }
 
