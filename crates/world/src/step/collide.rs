@@ -48,6 +48,13 @@ fn skip(pairs: &mut Vec<(u32, u32)>, skipped: &[(u32, u32)]) {
 #[cfg(feature = "parallel")]
 const BODY_BLOCK: usize = 512;
 
+/// Whether the entries of `bodies` bodies are made on rayon's threads: when there are several
+/// and enough bodies.
+#[cfg(feature = "parallel")]
+fn spreads(bodies: usize) -> bool {
+    bodies >= 2 * BODY_BLOCK && rayon::current_num_threads() > 1
+}
+
 /// The entries of `handles` (see [`Entry::of`]), in order, into `out`: on rayon's threads
 /// when there are several and enough bodies (each entry from its own body: the same entries
 /// either way).
@@ -60,7 +67,7 @@ fn made_of(
 ) {
     let made = |&h: &BodyHandle| Entry::of(h, &bodies[h], speculative).seamed(active);
     #[cfg(feature = "parallel")]
-    if handles.len() >= 2 * BODY_BLOCK && rayon::current_num_threads() > 1 {
+    if spreads(handles.len()) {
         use rayon::prelude::*;
         handles
             .par_iter()
@@ -457,10 +464,7 @@ impl Collision {
             return;
         }
         self.clear_dense();
-        let mut made = std::mem::take(&mut self.made);
-        made_of(active.live(), bodies, active, speculative, &mut made);
-        made.drain(..).for_each(|m| self.push(m));
-        self.made = made;
+        self.push_entries(active.live(), bodies, active, speculative);
         let mut boxes = std::mem::take(&mut self.live_aabbs);
         boxes.clear();
         boxes.extend(self.dense.iter().map(|e| e.aabb));
@@ -541,10 +545,9 @@ impl Collision {
         self.handles.clear();
         self.handles.extend_from_slice(active.live());
         merge_sorted(&mut self.handles, &resting, &mut self.handle_scratch);
-        let mut made = std::mem::take(&mut self.made);
-        made_of(&self.handles, bodies, active, speculative, &mut made);
-        made.drain(..).for_each(|m| self.push(m));
-        self.made = made;
+        let handles = std::mem::take(&mut self.handles);
+        self.push_entries(&handles, bodies, active, speculative);
+        self.handles = handles;
         let mut boxes = std::mem::take(&mut self.live_aabbs);
         boxes.clear();
         boxes.extend(self.dense.iter().map(|e| e.aabb));
@@ -607,6 +610,28 @@ impl Collision {
         self.flags.clear();
         self.colliders.clear();
         self.specials = 0;
+    }
+
+    /// Adds the entries of `handles` to the dense set, in order: made on rayon's threads into a
+    /// buffer first when [`made_of`] spreads them, else each pushed as it is made (no copy).
+    fn push_entries(
+        &mut self,
+        handles: &[BodyHandle],
+        bodies: &SlotMap<BodyHandle, RigidBody>,
+        active: &Active,
+        speculative: Option<(Real, Real)>,
+    ) {
+        #[cfg(feature = "parallel")]
+        if spreads(handles.len()) {
+            let mut made = std::mem::take(&mut self.made);
+            made_of(handles, bodies, active, speculative, &mut made);
+            made.drain(..).for_each(|m| self.push(m));
+            self.made = made;
+            return;
+        }
+        for &h in handles {
+            self.push(Entry::of(h, &bodies[h], speculative).seamed(active));
+        }
     }
 
     fn push(&mut self, made: Made) {
