@@ -9,8 +9,9 @@ use std::time::{Duration, Instant};
 /// reflection counts in `events`.
 ///
 /// What runs on several threads (with the `parallel` feature, in rayon's pool): the narrow
-/// phase, the solver's groups, and within a group its prepare and its colours. Everything else
-/// runs on the calling thread.
+/// phase, the joints' constraints (in `solver_place`), and the solver's groups (several at
+/// once, or a large island's stages shared by a crew of every thread). Everything else runs on
+/// the calling thread.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct StepProfile {
     /// The whole step.

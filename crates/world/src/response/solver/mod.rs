@@ -24,8 +24,9 @@
 //!
 //! Stages 2 to 4 run group by group (`group`): whole islands (linked by contacts and joints),
 //! each group's constraints made and then solved through all its substeps before the next
-//! group's, so that its constraints and bodies stay in the cache; on several threads, groups
-//! at once.
+//! group's, so that its constraints and bodies stay in the cache; on several threads, small
+//! groups at once, and a large one (an island of more than a thread's share of the
+//! constraints) by a crew of every thread, stage by stage (`substeps`, `crew`).
 //!
 //! Awake bodies are solved densely, group by group and in handle order within a group
 //! (static and sleeping ones share one fixed state); a group's joints in handle order, then its

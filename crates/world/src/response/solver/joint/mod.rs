@@ -5,8 +5,10 @@
 //! files; the rows of each kind are in `kinds.rs`, the row algebra in `rows.rs`.
 //!
 //! Joints are solved one at a time, in handle order, before the contacts of each pass, within
-//! the group of their moving bodies (a joint links its bodies' islands): each group's joints
-//! on the thread that solves the group, so the bits do not depend on threads or lanes.
+//! the group of their moving bodies (a joint links its bodies' islands), so the bits do not
+//! depend on threads or lanes; a crew solves a group's wide levels of joints at once
+//! (`place::level_joints`: no two joints of a level move the same body, and each sees what the
+//! pass in handle order would give it).
 //! Later substeps' warm start is the per-body one of the contacts (`integrate_velocities`),
 //! which carries the joints' last substep too.
 
