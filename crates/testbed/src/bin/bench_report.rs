@@ -271,10 +271,10 @@ fn dynamics(root: &Path, out: &mut String) {
         out,
         root,
         "Two threads against one",
-        "minirigid's step on the large scenes with its narrow phase, the preparation of its \
-         constraints and its solver's large colours spread over a rayon pool of two threads, \
-         against one (the rows above); the state after any number of steps is the same bits on \
-         both (`tests/solver_determinism.rs`).",
+        "minirigid's step on the large scenes with its narrow phase and its solver's groups (a \
+         large island's by a crew of every thread) on a rayon pool of two threads, against one \
+         (the rows above); the state after any number of steps is the same bits on both \
+         (`tests/solver_determinism.rs`).",
         ("two threads", "2_threads", false),
     );
     variant_rows(
