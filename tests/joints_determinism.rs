@@ -117,33 +117,13 @@ fn the_same_bits_on_one_two_or_three_threads_and_at_every_lane_width() {
     }
 }
 
-/// A pyramid of base 24 with a chain of ten balls hanging from its top cube and swinging:
-/// one island of some 1,600 contacts and ten joints, which a crew of every thread solves
-/// (`response/solver/crew.rs`): the same bits alone, on a crew of 2 or 3, and of 8 threads
-/// (more than this machine's cores).
-#[test]
-fn a_large_jointed_island_gives_the_same_bits_on_any_crew() {
+/// The hashes of `steps` steps of the world `build` makes, alone and on crews of 2, 3 and 8
+/// threads (more than this machine's cores), are the same.
+fn same_bits_on_any_crew(steps: usize, build: impl Fn() -> World + Sync) {
     let run = |threads: usize| {
         on_threads(threads, || {
-            let (mut world, cubes) = pyramid(24);
-            let mut config = *world.config();
-            config.sleep.enabled = false;
-            world.set_config(config).unwrap();
-            let top = *cubes.last().unwrap();
-            let mut above = top;
-            let mut y = world.body(top).unwrap().position().y;
-            for k in 0..10 {
-                // Each ball half a metre to the side of the last, so that the chain swings.
-                let at = Vector3::new(0.5 * (k + 1) as Real, y + 0.5, 0.0);
-                let ball = world
-                    .insert(BodyDesc::dynamic().ball(0.2).position(at))
-                    .unwrap();
-                world
-                    .insert_joint(JointDesc::spherical(above, ball, Point3::from(at)))
-                    .unwrap();
-                (above, y) = (ball, at.y);
-            }
-            (0..60)
+            let mut world = build();
+            (0..steps)
                 .map(|_| {
                     world.step();
                     world.state_hash()
@@ -157,26 +137,41 @@ fn a_large_jointed_island_gives_the_same_bits_on_any_crew() {
     }
 }
 
-/// Box3D's joint grid, 30 x 30 balls (1,740 spherical joints, one island): on a crew its
-/// joints are solved level by level, several at once (`place::level_joints`), with the bits
-/// of one at a time in handle order, at every thread count.
+/// A pyramid of base 24 with a chain of ten balls hanging from its top cube and swinging:
+/// one island of some 1,600 contacts and ten joints, which a crew of every thread solves
+/// (`response/solver/crew.rs`): the same bits alone, on a crew of 2 or 3, and of 8 threads
+/// (more than this machine's cores).
 #[test]
-fn the_joint_grid_gives_the_same_bits_level_by_level_on_any_crew() {
-    let run = |threads: usize| {
-        on_threads(threads, || {
-            let mut world = joint_grid(30);
-            (0..40)
-                .map(|_| {
-                    world.step();
-                    world.state_hash()
-                })
-                .collect::<Vec<_>>()
-        })
-    };
-    let alone = run(1);
-    for threads in [2, 3, 8] {
-        assert_eq!(run(threads), alone, "{threads} threads differ from one");
-    }
+fn a_large_jointed_island_gives_the_same_bits_on_any_crew() {
+    same_bits_on_any_crew(60, || {
+        let (mut world, cubes) = pyramid(24);
+        let mut config = *world.config();
+        config.sleep.enabled = false;
+        world.set_config(config).unwrap();
+        let top = *cubes.last().unwrap();
+        let mut above = top;
+        let mut y = world.body(top).unwrap().position().y;
+        for k in 0..10 {
+            // Each ball half a metre to the side of the last, so that the chain swings.
+            let at = Vector3::new(0.5 * (k + 1) as Real, y + 0.5, 0.0);
+            let ball = world
+                .insert(BodyDesc::dynamic().ball(0.2).position(at))
+                .unwrap();
+            world
+                .insert_joint(JointDesc::spherical(above, ball, Point3::from(at)))
+                .unwrap();
+            (above, y) = (ball, at.y);
+        }
+        world
+    });
+}
+
+/// Box3D's joint grid, 30 x 30 balls (1,740 spherical joints, one island, no contacts): a crew
+/// shares its bodies' updates and its joints' refresh, and solves its joints one at a time
+/// (their levels are too narrow to share): the same bits at every thread count.
+#[test]
+fn the_joint_grid_gives_the_same_bits_on_any_crew() {
+    same_bits_on_any_crew(40, || joint_grid(30));
 }
 
 /// 120 chains of three balls lying across a plank that tips on the ground: one island whose
@@ -184,47 +179,36 @@ fn the_joint_grid_gives_the_same_bits_level_by_level_on_any_crew() {
 /// once (`place::level_joints`): the bits of one at a time in handle order.
 #[test]
 fn wide_levels_of_joints_give_the_same_bits_on_any_crew() {
-    let run = |threads: usize| {
-        on_threads(threads, || {
-            let mut world = World::new(WorldConfig::default());
-            ground(&mut world, 40.0);
-            world
-                .insert(
-                    BodyDesc::dynamic()
-                        .cuboid(Vector3::new(15.0, 0.1, 1.0))
-                        .position(Vector3::new(0.0, 0.6, 0.0))
-                        .angvel(Vector3::new(0.3, 0.0, 0.5)),
-                )
-                .unwrap();
-            for k in 0..120 {
-                let x = -14.5 + 0.25 * k as Real;
-                let balls: Vec<BodyHandle> = (0..3)
-                    .map(|n| {
-                        let at = Vector3::new(x, 0.8, -0.3 + 0.3 * n as Real);
-                        world
-                            .insert(BodyDesc::dynamic().ball(0.1).position(at))
-                            .unwrap()
-                    })
-                    .collect();
-                for n in 0..2 {
-                    let anchor = Point3::new(x, 0.8, -0.15 + 0.3 * n as Real);
+    same_bits_on_any_crew(40, || {
+        let mut world = World::new(WorldConfig::default());
+        ground(&mut world, 40.0);
+        world
+            .insert(
+                BodyDesc::dynamic()
+                    .cuboid(Vector3::new(15.0, 0.1, 1.0))
+                    .position(Vector3::new(0.0, 0.6, 0.0))
+                    .angvel(Vector3::new(0.3, 0.0, 0.5)),
+            )
+            .unwrap();
+        for k in 0..120 {
+            let x = -14.5 + 0.25 * k as Real;
+            let balls: Vec<BodyHandle> = (0..3)
+                .map(|n| {
+                    let at = Vector3::new(x, 0.8, -0.3 + 0.3 * n as Real);
                     world
-                        .insert_joint(JointDesc::spherical(balls[n], balls[n + 1], anchor))
-                        .unwrap();
-                }
-            }
-            (0..40)
-                .map(|_| {
-                    world.step();
-                    world.state_hash()
+                        .insert(BodyDesc::dynamic().ball(0.1).position(at))
+                        .unwrap()
                 })
-                .collect::<Vec<_>>()
-        })
-    };
-    let alone = run(1);
-    for threads in [2, 3, 8] {
-        assert_eq!(run(threads), alone, "{threads} threads differ from one");
-    }
+                .collect();
+            for n in 0..2 {
+                let anchor = Point3::new(x, 0.8, -0.15 + 0.3 * n as Real);
+                world
+                    .insert_joint(JointDesc::spherical(balls[n], balls[n + 1], anchor))
+                    .unwrap();
+            }
+        }
+        world
+    });
 }
 
 /// The hash of [`scene`] after 120 steps. It changes only when the simulation's results
