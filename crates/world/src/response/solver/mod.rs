@@ -108,7 +108,7 @@ pub(crate) struct Solver {
     /// Per slot, what acts on the body besides gravity (`None`: gravity alone).
     drives: Vec<Option<Drive>>,
     /// Per slot, the body's velocities after this substep's velocity update, before any
-    /// contact impulse (see [`integrate_velocities`]).
+    /// contact impulse (see `body::integrate_velocities`).
     uncontacted: Vec<[Vector3; 2]>,
     /// Per constraint in pair order, the index of its pair in the step's contacts; its place in
     /// solve order is `coloring.slots`.
