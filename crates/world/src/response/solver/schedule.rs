@@ -119,8 +119,8 @@ struct Layout {
 
 impl<L: Lane> Batches<L> {
     /// Lays out the batches for `coloring`'s groups and colours (their lanes are then filled
-    /// by `Gather::fill` as the group solves, an empty lane with zeros). Each group's batches are counted from its
-    /// first; [`Batches::locate`] counts them across the groups.
+    /// by `Gather::fill` as the group solves, an empty lane with zeros). Each group's batches
+    /// are counted from its first; [`Batches::locate`] counts them across the groups.
     pub(crate) fn layout(&mut self, coloring: &Coloring) {
         self.groups.clear();
         let mut count = 0;
