@@ -69,6 +69,7 @@ use group::Grouping;
 use joint::JointConstraint;
 use lanes::Lane;
 use schedule::Batches;
+use shared::Shared;
 use slotmap::SlotMap;
 use std::ops::Range;
 use std::time::Instant;
@@ -113,8 +114,6 @@ pub(crate) struct Solver {
     /// Per constraint in pair order, the index of its pair in the step's contacts; its place in
     /// solve order is `coloring.slots`.
     constraint_pairs: Vec<usize>,
-    /// Per constraint in pair order, its lane of the batches (batch times width plus lane).
-    lanes: Vec<u32>,
     /// The constraints' colours, which give their solve order.
     coloring: Coloring,
     /// Per lane of the batches (batch times width plus lane), its constraint's index in
@@ -122,9 +121,8 @@ pub(crate) struct Solver {
     members: Vec<(u32, u32)>,
     /// Per lane of the batches, its constraint's points' feature ids (for the contact set).
     ids: Vec<ArrayVec<FeatureId, 4>>,
-    /// Per lane of the batches, what the contact set keeps of its constraint after the step,
-    /// copied out of the batches group by group while they are cached (the contact set is
-    /// written in pair order, which would read the batches out of order).
+    /// Per constraint in pair order, what the contact set keeps of it after the step, copied
+    /// out of the batches group by group while they are cached (`store::Impulses`).
     results: Vec<Impulses>,
     /// The constraints in batches of one (the scalar solve), four or eight: their layout, and
     /// the buffers the groups make them in.
@@ -206,7 +204,6 @@ impl Default for Solver {
             drives: Vec::new(),
             uncontacted: Vec::new(),
             constraint_pairs: Vec::new(),
-            lanes: Vec::new(),
             coloring: Coloring::default(),
             members: Vec::new(),
             ids: Vec::new(),
@@ -364,7 +361,10 @@ impl Solver {
                 },
             };
             let (plans, pool) = batches.groups_mut();
-            self.results.resize(self.members.len(), Impulses::default());
+            self.results
+                .resize(self.constraint_pairs.len(), Impulses::default());
+            // Each group writes its own constraints' places (a constraint is in one group).
+            let results = Shared::new(&mut self.results);
             let slots = || self.groups.iter().map(|slots| slots.len());
             let states = split(&mut self.states, slots());
             let uncontacted = split(&mut self.uncontacted, slots());
@@ -380,10 +380,8 @@ impl Solver {
             self.jointed
                 .resize(jointed_lengths().sum(), [Vector3::zeros(); 2]);
             let jointed = split(&mut self.jointed, jointed_lengths());
-            // Each group's lanes of `members`, `ids` and `results`, as many as its batches
-            // have.
+            // Each group's lanes of `members` and `ids`, as many as its batches have.
             let (mut members, mut ids) = (&self.members[..], &mut self.ids[..]);
-            let mut results = &mut self.results[..];
             let joint_counts = self.joint_groups.iter().map(|range| range.len());
             let joints = split(&mut self.joints, joint_counts);
             let mut joint_order = &self.joint_order[..];
@@ -399,8 +397,6 @@ impl Solver {
                     members = rest;
                     let (own_ids, rest) = std::mem::take(&mut ids).split_at_mut(lanes);
                     ids = rest;
-                    let (own, rest) = std::mem::take(&mut results).split_at_mut(lanes);
-                    results = rest;
                     Group {
                         states,
                         uncontacted,
@@ -409,7 +405,7 @@ impl Solver {
                         slots: slots.start as usize..slots.end as usize,
                         members: own_members,
                         ids: own_ids,
-                        results: own,
+                        results: &results,
                         joints,
                         joint_order: order,
                         joint_levels,

@@ -273,7 +273,6 @@ impl Solver {
             .iter()
             .zip(&coloring.colors)
             .zip(&coloring.groups);
-        self.lanes.clear();
         for (n, (&k, ((&place, &color), &group))) in pairs.iter().zip(placed).enumerate() {
             let pair = &contacts[k];
             let key = (pair.a, pair.b);
@@ -303,7 +302,6 @@ impl Solver {
             let member = (n as u32, warm.map_or(NONE, |w| w as u32));
             let (batch, lane) = batches.locate(group, color, place);
             self.members[batch * L::WIDTH + lane] = member;
-            self.lanes.push((batch * L::WIDTH + lane) as u32);
         }
     }
 }

@@ -6,6 +6,8 @@ use super::{Solver, contact, joint};
 use crate::body::{BodyHandle, RigidBody};
 use crate::contact::{CachedContact, CachedPoint, ContactPair};
 use crate::step::sleep::is_sleeping_pair;
+use arrayvec::ArrayVec;
+use collide::FeatureId;
 use geom::{Real, Vector3};
 use slotmap::SlotMap;
 
@@ -46,8 +48,8 @@ impl Solver {
             return;
         }
         let mut sleeping = previous.drain(..).peekable();
-        for (&k, &at) in self.constraint_pairs.iter().zip(&self.lanes) {
-            let result = &self.results[at as usize];
+        // The results lie in pair order, as the constraints do (`Impulses`).
+        for (&k, result) in self.constraint_pairs.iter().zip(&self.results) {
             if !result.pushed {
                 continue;
             }
@@ -59,7 +61,8 @@ impl Solver {
             let entry = CachedContact {
                 a: pair.a,
                 b: pair.b,
-                points: self.ids[at as usize]
+                points: result
+                    .ids
                     .iter()
                     .zip(result.normal)
                     .map(|(&id, normal_impulse)| CachedPoint {
@@ -83,10 +86,14 @@ impl Solver {
 }
 
 /// What the contact set keeps of a constraint after a step: whether the solver pushed its
-/// pair apart, and its accumulated impulses (`Batch::impulses`).
-#[derive(Debug, Clone, Copy, Default)]
+/// pair apart, its points' feature ids and its accumulated impulses (`Batch::impulses`).
+/// Written by the group that solved it, in the constraint's place in pair order, so that the
+/// contact set, written in pair order, reads them in order (read from the lanes of the
+/// batches, at random, the large pyramid's loads missed the cache: a third of this stage).
+#[derive(Debug, Clone, Default)]
 pub(super) struct Impulses {
     pushed: bool,
+    ids: ArrayVec<FeatureId, 4>,
     normal: [Real; 4],
     friction: Vector3,
     tilt: Vector3,
@@ -94,11 +101,16 @@ pub(super) struct Impulses {
 }
 
 impl Impulses {
-    /// The constraint in `lane` of a batch's impulses.
+    /// The constraint in `lane` of a batch's impulses, its points' feature ids `ids`.
     #[inline]
-    pub(super) fn of<L: Lane>(c: &contact::BatchImpulses<L>, lane: usize) -> Self {
+    pub(super) fn of<L: Lane>(
+        c: &contact::BatchImpulses<L>,
+        lane: usize,
+        ids: &ArrayVec<FeatureId, 4>,
+    ) -> Self {
         Self {
             pushed: c.pushed.lane(lane) != 0.0,
+            ids: ids.clone(),
             normal: c.normal.map(|x| x.lane(lane)),
             friction: c.friction.lane(lane),
             tilt: c.tilt.lane(lane),

@@ -6,6 +6,7 @@
 
 #![allow(unsafe_code)]
 
+use super::NONE;
 use super::body::{Integration, SolverBody, integrate_positions, integrate_velocities};
 use super::contact::{self, Gather, SolveSettings};
 use super::crew::{self, Member};
@@ -65,10 +66,11 @@ pub(super) struct Group<'a> {
     pub(super) plan: GroupPlan,
     pub(super) slots: Range<usize>,
     /// Per lane of the group's batches, its constraint and warm-start entry
-    /// (`Solver::members`), its points' feature ids, and what the contact set keeps of it.
+    /// (`Solver::members`) and its points' feature ids; per constraint of the step in pair
+    /// order, what the contact set keeps of it (this group writes its own constraints').
     pub(super) members: &'a [(u32, u32)],
     pub(super) ids: &'a mut [ArrayVec<FeatureId, 4>],
-    pub(super) results: &'a mut [Impulses],
+    pub(super) results: &'a Shared<'a, Impulses>,
     /// The group's joints, and their levels (`place::level_joints`): their indices in level
     /// order, and where each level starts in it (then the count).
     pub(super) joints: &'a mut [JointConstraint],
@@ -112,7 +114,7 @@ impl Steps<'_> {
         let bodies = self.bodies.slice(slots);
         let (states, uncontacted) = (Shared::new(states), Shared::new(uncontacted));
         let (jointed, joints) = (Shared::new(jointed), Shared::new(joints));
-        let (ids, results) = (Shared::new(ids), Shared::new(results));
+        let ids = Shared::new(ids);
         let has_joints = joints.len() > 0;
         let settings = &self.settings;
         let width = L::WIDTH;
@@ -243,10 +245,16 @@ impl Steps<'_> {
                 }
                 batches.each(member, |k, batch| {
                     let impulses = batch.impulses();
-                    // SAFETY: the batch's own lanes.
-                    let results = unsafe { results.slice(k * width..(k + 1) * width) };
-                    for (lane, result) in results.iter_mut().enumerate() {
-                        *result = Impulses::of(&impulses, lane);
+                    let lanes = k * width..(k + 1) * width;
+                    for (lane, &(n, _)) in members[lanes.clone()].iter().enumerate() {
+                        if n != NONE {
+                            // SAFETY: the batch's own lanes, and its constraints' places, which
+                            // no other lane (of this group or another) has.
+                            let (ids, result) = unsafe {
+                                (ids.get(lanes.start + lane), results.get_mut(n as usize))
+                            };
+                            *result = Impulses::of(&impulses, lane, ids);
+                        }
                     }
                 });
             };
