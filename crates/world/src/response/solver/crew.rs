@@ -14,6 +14,9 @@
 //! left (the crew's wait orders them) and writes only its own part (`shared`). The same bits
 //! on any number of threads.
 
+// Without the parallel feature every program runs alone: the crew goes unused.
+#![cfg_attr(not(feature = "parallel"), allow(dead_code))]
+
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 /// Per block, the last stage that claimed it; the blocks done so far; whether the program is

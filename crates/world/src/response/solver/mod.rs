@@ -62,7 +62,7 @@ use crate::profile::{Lap, StepProfile};
 use arrayvec::ArrayVec;
 use body::SolverBody;
 use collide::FeatureId;
-use color::{COLORS, Coloring};
+use color::Coloring;
 use contact::SolveSettings;
 use geom::{Matrix3, Real, UnitQuaternion, Vector3};
 use group::Grouping;
@@ -390,7 +390,9 @@ impl Solver {
             let parts = states.zip(uncontacted).zip(jointed).zip(plans).zip(joints);
             let groups = parts.zip(&self.groups).zip(levels).map(
                 |((((((states, uncontacted), jointed), plan), joints), slots), joint_levels)| {
-                    let (order, rest) = joint_order.split_at(joints.len());
+                    // The group's leveled joints: as many as its levels' last start says.
+                    let leveled = joint_levels.last().map_or(0, |&n| n as usize);
+                    let (order, rest) = joint_order.split_at(leveled);
                     joint_order = rest;
                     let lanes = plan.len() * L::WIDTH;
                     let (own_members, rest) = members.split_at(lanes);
@@ -412,14 +414,23 @@ impl Solver {
                     }
                 },
             );
+            #[cfg(feature = "parallel")]
+            let threads = rayon::current_num_threads();
+            #[cfg(not(feature = "parallel"))]
+            let threads = 1;
+            if threads == 1 {
+                for group in groups {
+                    steps.solve(group, pool, 1);
+                }
+                return;
+            }
             // A group of more than a thread's share of the constraints (a large island) is
             // solved by a crew of every thread; the others one to a thread, several at once.
             #[cfg(feature = "parallel")]
             {
-                let threads = rayon::current_num_threads();
                 // A group's constraints: its contacts and its joints.
-                let count = |(starts, joints): (&[u32; COLORS + 2], &Range<usize>)| {
-                    (starts[COLORS + 1] - starts[0]) as usize + joints.len()
+                let count = |(starts, joints): (&[u32; color::COLORS + 2], &Range<usize>)| {
+                    (starts[color::COLORS + 1] - starts[0]) as usize + joints.len()
                 };
                 let counts = || {
                     self.coloring
@@ -430,9 +441,7 @@ impl Solver {
                 };
                 let total: usize = counts().sum();
                 let crewed = counts().map(|constraints| {
-                    threads > 1
-                        && constraints >= 2 * schedule::BLOCK
-                        && constraints > total / threads
+                    constraints >= 2 * schedule::BLOCK && constraints > total / threads
                 });
                 let (large, small): (Vec<_>, Vec<_>) =
                     groups.zip(crewed).partition(|&(_, crewed)| crewed);
@@ -443,10 +452,6 @@ impl Solver {
                 small
                     .into_par_iter()
                     .for_each(|(group, _)| steps.solve(group, pool, 1));
-            }
-            #[cfg(not(feature = "parallel"))]
-            for group in groups {
-                steps.solve(group, pool, 1);
             }
         });
     }

@@ -185,13 +185,25 @@ impl Solver {
     /// so that no two joints of a level move the same body, and a pass over the levels in
     /// order gives each joint the velocities the pass one at a time in handle order gives it:
     /// the same bits, with a level's joints on several threads at once.
+    ///
+    /// Only a crew reads them: on one thread every group gets no level (`[0]`).
     fn level_joints(&mut self) {
         self.joint_order.clear();
         self.joint_levels.clear();
         self.joint_level_groups.clear();
+        #[cfg(feature = "parallel")]
+        let crews = rayon::current_num_threads() > 1;
+        #[cfg(not(feature = "parallel"))]
+        let crews = false;
         let mut next = std::mem::take(&mut self.level_scratch);
         for (group, range) in self.joint_groups.iter().enumerate() {
             let joints = &self.joints[range.clone()];
+            if !crews || joints.is_empty() {
+                self.joint_levels.push(0);
+                let end = self.joint_levels.len();
+                self.joint_level_groups.push(end - 1..end);
+                continue;
+            }
             let slots = self.groups[group].len();
             // Per slot, the level after the last joint that moves it.
             next.clear();

@@ -132,7 +132,8 @@ impl Steps<'_> {
             // it. (Box3D's joint grid, 19,800 joints in 395 levels: the levels on two threads
             // took its solve from 1,193 to 1,501 ms.)
             let level_count = joint_levels.len().saturating_sub(1);
-            let levels_pay = threads > 1 && joints.len() >= WIDE_LEVEL * level_count;
+            let levels_pay =
+                threads > 1 && level_count > 0 && joints.len() >= WIDE_LEVEL * level_count;
             let joint_pass = |member: &mut Member<'_>, pass: Pass, iterations: u32| {
                 if !has_joints {
                     return;
