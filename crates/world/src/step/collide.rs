@@ -44,24 +44,6 @@ fn skip(pairs: &mut Vec<(u32, u32)>, skipped: &[(u32, u32)]) {
     });
 }
 
-/// The entries of `handles` (see [`Entry::of`]), in order, into `out`. (Made on rayon's
-/// threads into a buffer and then moved to the columns, the large pyramid's 5,051 entries took
-/// longer on two threads than pushed one by one on one: 66 against 44 ms over 199 steps.)
-fn made_of(
-    handles: &[BodyHandle],
-    bodies: &SlotMap<BodyHandle, RigidBody>,
-    active: &Active,
-    speculative: Option<(Real, Real)>,
-    out: &mut Vec<Made>,
-) {
-    out.clear();
-    out.extend(
-        handles
-            .iter()
-            .map(|&h| Entry::of(h, &bodies[h], speculative).seamed(active)),
-    );
-}
-
 /// What the narrow phase found in one block of pairs (on one of rayon's threads).
 #[cfg(feature = "parallel")]
 #[derive(Debug, Clone, Default)]
@@ -260,7 +242,6 @@ pub(crate) struct Collision {
     places: Places,
     /// How long the last run's sweep and resting-tree queries took (inside `make_dense`).
     sweep_time: Duration,
-    handle_scratch: Vec<BodyHandle>,
     renumbered: Vec<u32>,
     /// Per body, whether it woke after the narrow phase (see [`Self::test_woken`]).
     woken: Vec<bool>,
@@ -408,20 +389,21 @@ impl Collision {
     fn index_skipped(&mut self, skipped: &[(BodyHandle, BodyHandle)]) {
         self.skipped.clear();
         let handles = &self.handles;
-        let pair = |index: &dyn Fn(BodyHandle) -> Option<u32>,
-                    &(a, b): &(BodyHandle, BodyHandle)| {
-            Some((index(a)?, index(b)?))
+        // Many pairs: the dense indices from a table by slot rather than two searches a pair.
+        let table = skipped.len() >= 64 && self.places.fill(handles);
+        let places = &self.places;
+        let index = |h: &BodyHandle| {
+            if table {
+                places.index(handles, *h)
+            } else {
+                handles.binary_search(h).ok().map(|i| i as u32)
+            }
         };
-        if skipped.len() >= 64 && self.places.fill(handles) {
-            let places = &self.places;
-            let index = |h: BodyHandle| places.index(handles, h);
-            self.skipped
-                .extend(skipped.iter().filter_map(|p| pair(&index, p)));
-            return;
-        }
-        let index = |h: BodyHandle| handles.binary_search(&h).ok().map(|i| i as u32);
-        self.skipped
-            .extend(skipped.iter().filter_map(|p| pair(&index, p)));
+        self.skipped.extend(
+            skipped
+                .iter()
+                .filter_map(|(a, b)| Some((index(a)?, index(b)?))),
+        );
     }
 
     /// The dense set and its arrays, and the overlapping pairs with a live body (into
@@ -444,7 +426,9 @@ impl Collision {
             return;
         }
         self.clear_dense();
-        self.push_entries(active.live(), bodies, active, speculative);
+        for &h in active.live() {
+            self.push(Entry::of(h, &bodies[h], speculative).seamed(active));
+        }
         let mut boxes = std::mem::take(&mut self.live_aabbs);
         boxes.clear();
         boxes.extend(self.dense.iter().map(|e| e.aabb));
@@ -476,7 +460,12 @@ impl Collision {
         partners.sort_unstable();
         partners.dedup();
         let mut partner_entries = std::mem::take(&mut self.partner_entries);
-        made_of(&partners, bodies, active, speculative, &mut partner_entries);
+        partner_entries.clear();
+        partner_entries.extend(
+            partners
+                .iter()
+                .map(|&h| Entry::of(h, &bodies[h], speculative).seamed(active)),
+        );
         let mut live_at = std::mem::take(&mut self.renumbered);
         self.spread(&mut partner_entries, &mut live_at);
         if !partner_entries.is_empty() {
@@ -523,11 +512,19 @@ impl Collision {
         resting.sort_unstable();
         self.clear_dense();
         self.handles.clear();
-        self.handles.extend_from_slice(active.live());
-        merge_sorted(&mut self.handles, &resting, &mut self.handle_scratch);
-        let handles = std::mem::take(&mut self.handles);
-        self.push_entries(&handles, bodies, active, speculative);
-        self.handles = handles;
+        let mut others = resting.iter().copied().peekable();
+        for &h in active.live() {
+            while let Some(other) = others.next_if(|&o| o < h) {
+                self.push(Entry::of(other, &bodies[other], speculative).seamed(active));
+                self.handles.push(other);
+            }
+            self.push(Entry::of(h, &bodies[h], speculative).seamed(active));
+            self.handles.push(h);
+        }
+        for other in others {
+            self.push(Entry::of(other, &bodies[other], speculative).seamed(active));
+            self.handles.push(other);
+        }
         let mut boxes = std::mem::take(&mut self.live_aabbs);
         boxes.clear();
         boxes.extend(self.dense.iter().map(|e| e.aabb));
@@ -590,19 +587,6 @@ impl Collision {
         self.flags.clear();
         self.colliders.clear();
         self.specials = 0;
-    }
-
-    /// Adds the entries of `handles` to the dense set, in order.
-    fn push_entries(
-        &mut self,
-        handles: &[BodyHandle],
-        bodies: &SlotMap<BodyHandle, RigidBody>,
-        active: &Active,
-        speculative: Option<(Real, Real)>,
-    ) {
-        for &h in handles {
-            self.push(Entry::of(h, &bodies[h], speculative).seamed(active));
-        }
     }
 
     fn push(&mut self, made: Made) {
