@@ -48,9 +48,7 @@ impl JointBodies for Crewed<'_, '_> {
     fn set(&mut self, slot: usize, linvel: Vector3, angvel: Vector3) {
         // SAFETY: a body this joint moves, which no other joint of its level reads.
         let (state, jointed) = unsafe { (self.states.get_mut(slot), self.jointed.get_mut(slot)) };
-        jointed[0] += linvel - state.linvel;
-        jointed[1] += angvel - state.angvel;
-        (state.linvel, state.angvel) = (linvel, angvel);
+        joint::set_velocities(state, jointed, linvel, angvel);
     }
 }
 

@@ -317,12 +317,27 @@ impl JointBodies for Owned<'_> {
 
     #[inline(always)]
     fn set(&mut self, slot: usize, linvel: Vector3, angvel: Vector3) {
-        let state = &mut self.states[slot];
-        let jointed = &mut self.jointed[slot];
-        jointed[0] += linvel - state.linvel;
-        jointed[1] += angvel - state.angvel;
-        (state.linvel, state.angvel) = (linvel, angvel);
+        set_velocities(
+            &mut self.states[slot],
+            &mut self.jointed[slot],
+            linvel,
+            angvel,
+        );
     }
+}
+
+/// Sets `state`'s velocities and adds what they changed by to `jointed` (what a
+/// [`JointBodies::set`] does).
+#[inline(always)]
+pub(crate) fn set_velocities(
+    state: &mut SolverBody,
+    jointed: &mut [Vector3; 2],
+    linvel: Vector3,
+    angvel: Vector3,
+) {
+    jointed[0] += linvel - state.linvel;
+    jointed[1] += angvel - state.angvel;
+    (state.linvel, state.angvel) = (linvel, angvel);
 }
 
 /// `x` held within the impulses and forces a snapshot accepts ([`crate::limits::MAX_IMPULSE`]);
