@@ -9,6 +9,7 @@ use crate::pair::capsule::{
 use crate::pair::hull::{
     Poly, poly_capsule_contact_within, poly_poly_contact_within, poly_sphere_contact_within,
 };
+use crate::pair::sat_cache::{AxisCache, poly_poly_contact_cached};
 use crate::pair::sphere_box::{sphere_obb_contact_within, sphere_obb_intersects};
 use crate::pair::sphere_sphere::sphere_sphere_contact_within;
 use crate::pair::surface::{MAX_MANIFOLDS, Other, surface_contacts_within};
@@ -251,6 +252,28 @@ pub fn volume_contact_within(a: &Volume, b: &Volume, margin: Real) -> Option<Con
         (Volume::TriMesh(_) | Volume::HeightField(_), _)
         | (_, Volume::TriMesh(_) | Volume::HeightField(_)) => surface_pair(a, b, margin),
     }
+}
+
+/// [`volume_contact_within`] for a pair a world tests step after step: two hulls, or a hull
+/// and a box, try the axis `cache` kept from the pair's last test first and leave this test's
+/// in it (see [`AxisCache`]; Box3D's separating axis cache). Other pairs are tested in full,
+/// and `cache` is left empty.
+pub fn volume_contact_cached(
+    a: &Volume,
+    b: &Volume,
+    margin: Real,
+    cache: &mut Option<AxisCache>,
+) -> Option<Contact> {
+    let (pa, pb) = match (a, b) {
+        (Volume::Hull(a), Volume::Hull(b)) => (hull_poly(a), hull_poly(b)),
+        (Volume::Hull(a), Volume::Obb(b)) => (hull_poly(a), Poly::of_box(b)),
+        (Volume::Obb(a), Volume::Hull(b)) => (Poly::of_box(a), hull_poly(b)),
+        _ => {
+            *cache = None;
+            return volume_contact_within(a, b, margin);
+        }
+    };
+    poly_poly_contact_cached(&pa, &pb, margin, cache)
 }
 
 /// Whether two world-space volumes intersect (touching counts).

@@ -3,9 +3,11 @@
 
 use crate::contact::Contact;
 use crate::dispatch::{
-    has_several_manifolds, volume_contact, volume_contact_within, volume_contacts_within,
+    has_several_manifolds, volume_contact, volume_contact_cached, volume_contact_within,
+    volume_contacts_within,
 };
 use crate::pair::box_box::{FoundAxes, obb_obb_axes_within, obb_obb_manifold_within};
+use crate::pair::sat_cache::AxisCache;
 use arrayvec::ArrayVec;
 use geom::{Aabb, Isometry3, Obb, Real, Shape, Sphere, Volume};
 
@@ -111,6 +113,29 @@ impl StagedFilter {
     pub fn contacts_within(
         &mut self,
         pairs: &[(&Posed, &Posed, Real)],
+        found: impl FnMut(usize, Contact),
+    ) {
+        self.windows(pairs, None, found);
+    }
+
+    /// [`StagedFilter::contacts_within`] for pairs a world tests step after step: `caches[k]`
+    /// holds pair `k`'s axis from its last test, which a pair of hulls (or a hull and a box)
+    /// tries first ([`crate::volume_contact_cached`]), and is left with this test's (`None`
+    /// for the other pairs and those the bounding volumes reject).
+    pub fn contacts_within_cached(
+        &mut self,
+        pairs: &[(&Posed, &Posed, Real)],
+        caches: &mut [Option<AxisCache>],
+        found: impl FnMut(usize, Contact),
+    ) {
+        assert_eq!(pairs.len(), caches.len(), "one cache per pair");
+        self.windows(pairs, Some(caches), found);
+    }
+
+    fn windows(
+        &mut self,
+        pairs: &[(&Posed, &Posed, Real)],
+        mut caches: Option<&mut [Option<AxisCache>]>,
         mut found: impl FnMut(usize, Contact),
     ) {
         for (start, window) in (0..).step_by(WINDOW).zip(pairs.chunks(WINDOW)) {
@@ -130,18 +155,29 @@ impl StagedFilter {
             let mut axes = [FoundAxes::default(); WINDOW];
             obb_obb_axes_within(&boxes, &mut axes[..boxes.len()]);
             for (k, &(a, b, margin)) in window.iter().enumerate() {
+                let mut cache = caches.as_deref_mut().map(|c| &mut c[start + k]);
                 if !passed[k] {
+                    if let Some(cache) = cache {
+                        *cache = None;
+                    }
                     continue;
                 }
-                let contact = match (&a.volume, &b.volume) {
-                    (Volume::Obb(obb_a), Volume::Obb(obb_b)) => {
+                let contact = match (&a.volume, &b.volume, cache.as_deref_mut()) {
+                    (Volume::Obb(obb_a), Volume::Obb(obb_b), cache) => {
+                        if let Some(cache) = cache {
+                            *cache = None;
+                        }
                         obb_obb_manifold_within(obb_a, obb_b, margin, &axes[box_of[k] as usize])
                     }
-                    (a, b) if has_several_manifolds(a, b) => {
+                    (a, b, _) if has_several_manifolds(a, b) => {
                         self.exact_manifolds(a, b, margin, |contact| found(start + k, contact));
+                        if let Some(cache) = cache {
+                            *cache = None;
+                        }
                         continue;
                     }
-                    (a, b) => volume_contact_within(a, b, margin),
+                    (a, b, Some(cache)) => volume_contact_cached(a, b, margin, cache),
+                    (a, b, None) => volume_contact_within(a, b, margin),
                 };
                 self.count_exact(contact.is_some());
                 if let Some(contact) = contact {

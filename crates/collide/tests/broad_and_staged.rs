@@ -346,3 +346,69 @@ fn contacts_within_matches_one_pair_at_a_time() {
     );
     assert_eq!(c.touching as usize, found);
 }
+
+/// The cached form of the windowed filter: with empty caches, the contacts of the plain form,
+/// bit for bit, and a cached axis left for the pairs of hulls (and a hull and a box) that met
+/// their bounding volumes, none for the others; tested again where they were, with those
+/// caches, the same contacts again.
+#[test]
+fn contacts_within_cached_matches_the_plain_form_and_caches_the_hull_pairs() {
+    let mut rng = Rng(8);
+    let hull = |rng: &mut Rng| {
+        let points: Vec<geom::Point3> = (0..12).map(|_| rng.point(0.8)).collect();
+        Shape::convex_hull(&points).unwrap()
+    };
+    let shapes: Vec<Shape> = vec![
+        hull(&mut rng),
+        hull(&mut rng),
+        Shape::cuboid(Vector3::new(0.5, 0.3, 0.7)).unwrap(),
+        Shape::ball(0.4).unwrap(),
+        Shape::capsule(0.5, 0.3).unwrap(),
+    ];
+    let (mut cached_pairs, mut hull_pairs) = (0, 0);
+    for _ in 0..60 {
+        let posed: Vec<Posed> = (0..40)
+            .map(|k| {
+                let pose = Isometry3::from_parts(rng.point(2.0).coords.into(), rng.rotation());
+                Posed::new(&shapes[k % shapes.len()], &pose)
+            })
+            .collect();
+        let pairs: Vec<(&Posed, &Posed, Real)> = (0..posed.len())
+            .flat_map(|i| (i + 1..posed.len()).map(move |j| (i, j)))
+            .map(|(i, j)| (&posed[i], &posed[j], 0.05))
+            .collect();
+        let mut plain = Vec::new();
+        StagedFilter::new().contacts_within(&pairs, |k, c| plain.push(format!("{k} {c:?}")));
+        let mut caches = vec![None; pairs.len()];
+        let mut first = Vec::new();
+        StagedFilter::new()
+            .contacts_within_cached(&pairs, &mut caches, |k, c| first.push(format!("{k} {c:?}")));
+        assert_eq!(first, plain);
+        for (k, (a, b, margin)) in pairs.iter().enumerate() {
+            let polyhedron =
+                |p: &Posed| matches!(p.volume, geom::Volume::Hull(_) | geom::Volume::Obb(_));
+            let hulls = polyhedron(a)
+                && polyhedron(b)
+                && !matches!(
+                    (&a.volume, &b.volume),
+                    (geom::Volume::Obb(_), geom::Volume::Obb(_))
+                );
+            let reach = a.sphere.radius + b.sphere.radius + margin;
+            let near = (a.sphere.center - b.sphere.center).norm() <= reach;
+            if !hulls {
+                assert!(caches[k].is_none(), "pair {k}");
+            }
+            hull_pairs += usize::from(hulls && near);
+            cached_pairs += usize::from(caches[k].is_some());
+        }
+        let mut again = Vec::new();
+        StagedFilter::new()
+            .contacts_within_cached(&pairs, &mut caches, |k, c| again.push(format!("{k} {c:?}")));
+        assert_eq!(again, plain);
+    }
+    // (Pairs the boxes or the line of the centres find apart leave no axis.)
+    assert!(
+        cached_pairs > 1_000 && hull_pairs > 2_000,
+        "{cached_pairs} {hull_pairs}"
+    );
+}

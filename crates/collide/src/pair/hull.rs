@@ -16,6 +16,7 @@
 //! cross of it with an edge).
 
 use super::capsule::with_points;
+use super::sat_cache::{AxisCache, AxisFeature};
 use crate::contact::{Contact, ContactPoint, FeatureId};
 use crate::segment::closest_points_on_segments;
 use arrayvec::ArrayVec;
@@ -30,15 +31,23 @@ const BIAS_RELATIVE: Real = 1e-3;
 const BIAS_ABSOLUTE: Real = 1e-5;
 /// Edge crosses shorter than this (relative, squared) are parallel edges: skipped.
 const PARALLEL_SQ: Real = 1e-6;
+/// The queries' bounds on a separation (see [`Poly::bound`]) are loosened by this fraction
+/// of the two shapes' sizes, far above their rounding, before an axis is passed over for them.
+const SLACK: Real = 1e-3;
+/// A face contact whose clipping leaves nothing falls back on the best edge axis if it is
+/// within this fraction of the larger shape's size of the face's separation.
+const FALLBACK: Real = 1e-3;
 
 /// A polyhedron placed in world space: its topology, its vertices and face planes in world
-/// space, a point inside it and its size.
+/// space, a point inside it (the mean of its vertices), the radius of the ball about that
+/// point that it holds, and its size.
 pub(crate) struct Poly<'a> {
     pub(crate) topology: &'a ConvexHull,
     pub(crate) vertices: Vec<Point3>,
     pub(crate) normals: Vec<Vector3>,
     pub(crate) offsets: Vec<Real>,
     pub(crate) centre: Point3,
+    pub(crate) inner: Real,
     pub(crate) size: Real,
 }
 
@@ -94,7 +103,7 @@ impl<'a> Poly<'a> {
         normals: Vec<Vector3>,
         size: Real,
     ) -> Self {
-        let offsets = (0..normals.len())
+        let offsets: Vec<Real> = (0..normals.len())
             .map(|f| {
                 let v = topology.half_edges()[usize::from(topology.faces()[f].edge)].origin;
                 normals[f].dot(&vertices[usize::from(v)].coords)
@@ -103,12 +112,17 @@ impl<'a> Poly<'a> {
         let centre = Point3::from(
             vertices.iter().map(|v| v.coords).sum::<Vector3>() / vertices.len() as Real,
         );
+        let inner = (normals.iter().zip(&offsets))
+            .map(|(n, d)| d - n.dot(&centre.coords))
+            .fold(Real::INFINITY, Real::min)
+            .max(0.0);
         Self {
             topology,
             vertices,
             normals,
             offsets,
             centre,
+            inner,
             size,
         }
     }
@@ -126,7 +140,7 @@ impl<'a> Poly<'a> {
     }
 
     /// The signed distance of `p` to face `f`'s plane.
-    fn distance(&self, f: usize, p: &Point3) -> Real {
+    pub(crate) fn distance(&self, f: usize, p: &Point3) -> Real {
         self.normals[f].dot(&p.coords) - self.offsets[f]
     }
 
@@ -144,7 +158,7 @@ impl<'a> Poly<'a> {
     }
 
     /// Half-edge `e`'s two ends.
-    fn edge(&self, e: usize) -> (&Point3, &Point3) {
+    pub(crate) fn edge(&self, e: usize) -> (&Point3, &Point3) {
         let edges = self.topology.half_edges();
         let next = edges[usize::from(edges[e].next)].origin;
         (
@@ -160,7 +174,7 @@ impl<'a> Poly<'a> {
     }
 
     /// The normals of the two faces at half-edge `e` (its own, its twin's).
-    fn edge_normals(&self, e: usize) -> (Vector3, Vector3) {
+    pub(crate) fn edge_normals(&self, e: usize) -> (Vector3, Vector3) {
         let edges = self.topology.half_edges();
         let twin = usize::from(edges[e].twin);
         (
@@ -206,9 +220,15 @@ fn face_query_in(
     let (xs, rest) = columns.split_at(padded);
     let (ys, zs) = rest.split_at(padded);
     let mut best = (usize::MAX, Real::NEG_INFINITY);
+    let slack = SLACK * (a.size + b.size);
     for f in 0..a.normals.len() {
         let n = a.normals[f];
         if !allowed(&n) {
+            continue;
+        }
+        // `b` holds the ball of radius `inner` about its centre, so its least `n . v` is at
+        // most `n . centre - inner`: a face whose bound is below the best cannot be it.
+        if n.dot(&b.centre.coords) - b.inner - a.offsets[f] + slack < best.1 {
             continue;
         }
         let mut lanes = [Real::INFINITY; LANES];
@@ -248,9 +268,16 @@ thread_local! {
 #[derive(Clone, Copy)]
 pub(crate) struct EdgeAxis {
     pub(crate) edge_a: usize,
-    edge_b: usize,
-    normal: Vector3,
-    separation: Real,
+    pub(crate) edge_b: usize,
+    pub(crate) normal: Vector3,
+    pub(crate) separation: Real,
+}
+
+impl EdgeAxis {
+    /// The axis as a cache's feature.
+    pub(crate) fn feature(&self) -> AxisFeature {
+        AxisFeature::Edges(self.edge_a as u16, self.edge_b as u16)
+    }
 }
 
 /// An edge for the edge query: its half-edge, a point on it, its direction, and the normals
@@ -265,8 +292,43 @@ struct EdgeData {
 }
 
 impl Poly<'_> {
-    /// Each edge once, for the edge query.
-    fn edges(&self) -> impl Iterator<Item = EdgeData> + '_ {
+    /// Each edge once, for the edge query, but those whose every axis separates this polyhedron
+    /// from `other` by less than `floor` (see [`Poly::bound`]).
+    fn edges<'s>(
+        &'s self,
+        other: &'s Poly<'_>,
+        floor: Real,
+    ) -> impl Iterator<Item = EdgeData> + 's {
+        self.unique_edges().filter_map(move |e| {
+            let (p, q) = self.edge(e);
+            let (u, v) = self.edge_normals(e);
+            (self.bound(p, &u, &v, other) >= floor).then(|| EdgeData {
+                index: e,
+                p: *p,
+                d: q - p,
+                u,
+                v,
+            })
+        })
+    }
+
+    /// A bound on the separation of this polyhedron and `other` along any axis whose support
+    /// on this one is the edge through `p` between faces of normals `u` and `v` (an axis on
+    /// the edge's arc of the Gauss map, outward from this one: for the other polyhedron's
+    /// edges, the axis reversed). The separation along such an axis `l` is `other`'s least
+    /// `l . x` less `l . p`, and `other` holds the ball of radius `inner` about its centre
+    /// `c`: at most `l . (c - p) - inner`. On the arc, `l . w` (`w = c - p`) is at most the
+    /// larger of `u . w` and `v . w` when neither is positive (a normalised mean of the two
+    /// is no shorter than a unit vector scaled down), and at most `|w|` anyway.
+    fn bound(&self, p: &Point3, u: &Vector3, v: &Vector3, other: &Poly<'_>) -> Real {
+        let w = other.centre - p;
+        let most = u.dot(&w).max(v.dot(&w));
+        let along = if most <= 0.0 { most } else { w.norm() };
+        along - other.inner
+    }
+
+    /// Each edge once.
+    fn all_edges(&self) -> impl Iterator<Item = EdgeData> + '_ {
         self.unique_edges().map(|e| {
             let (p, q) = self.edge(e);
             let (u, v) = self.edge_normals(e);
@@ -282,7 +344,7 @@ impl Poly<'_> {
 
     /// Whether it is flat (a triangle): its two faces' normals are opposite, so its edges'
     /// arcs on the Gauss map are half circles, which the Minkowski-face test cannot tell apart.
-    fn is_flat(&self) -> bool {
+    pub(crate) fn is_flat(&self) -> bool {
         std::ptr::eq(self.topology, ConvexHull::unit_triangle())
     }
 
@@ -365,14 +427,18 @@ impl EdgeColumns {
 /// between the two edges' lines along the axis. With a flat polyhedron (a triangle) every
 /// pair, the separation measured between the projections.
 /// Stops at the first pair that separates them by more than `margin` (the pair is apart).
+/// Between solids, the edges whose axes all separate the two by less than `floor` are passed
+/// over ([`Poly::bound`]): an answer below the floor may then be missed (`None`, or another
+/// pair below it), but every pair at or above it is found as without the floor.
 fn edge_query(
     a: &Poly<'_>,
     b: &Poly<'_>,
     margin: Real,
+    floor: Real,
     allowed: &impl Fn(&Vector3) -> bool,
 ) -> Option<EdgeAxis> {
     lent(&EDGE_SCRATCH, |scratch| {
-        edge_query_in(a, b, margin, allowed, scratch)
+        edge_query_in(a, b, margin, floor, allowed, scratch)
     })
 }
 
@@ -381,6 +447,7 @@ fn edge_query_in(
     a: &Poly<'_>,
     b: &Poly<'_>,
     margin: Real,
+    floor: Real,
     allowed: &impl Fn(&Vector3) -> bool,
     scratch: &mut EdgeScratch,
 ) -> Option<EdgeAxis> {
@@ -390,12 +457,17 @@ fn edge_query_in(
         crosses,
     } = scratch;
     edges_a.clear();
-    edges_a.extend(a.edges());
-    columns.fill(b.edges());
+    let flat = a.is_flat() || b.is_flat();
+    if flat {
+        edges_a.extend(a.all_edges());
+        columns.fill(b.all_edges());
+    } else {
+        edges_a.extend(a.edges(b, floor));
+        columns.fill(b.edges(a, floor));
+    }
     let nb = columns.index.len();
     crosses.clear();
     crosses.resize(nb.next_multiple_of(8), 0);
-    let flat = a.is_flat() || b.is_flat();
     let context = EdgeContext {
         a,
         b,
@@ -439,6 +511,31 @@ fn edge_query_in(
     best
 }
 
+/// The axis of two solids' edges: `a`'s half-edge `ea` from `pa` along `da` and `b`'s `eb`
+/// from `pb` along `db`. Their cross, unit, pointing out of `a` (away from its centre), and
+/// the distance between the edges' lines along it; `None` for parallel edges.
+pub(crate) fn edge_axis(
+    a: &Poly<'_>,
+    (ea, pa, da): (usize, &Point3, &Vector3),
+    (eb, pb, db): (usize, &Point3, &Vector3),
+) -> Option<EdgeAxis> {
+    let l = da.cross(db);
+    let length_sq = l.norm_squared();
+    if length_sq <= PARALLEL_SQ * da.norm_squared() * db.norm_squared() {
+        return None;
+    }
+    let mut l = l / length_sq.sqrt();
+    if l.dot(&(pa - a.centre)) < 0.0 {
+        l = -l;
+    }
+    Some(EdgeAxis {
+        edge_a: ea,
+        edge_b: eb,
+        normal: l,
+        separation: l.dot(&(pb - pa)),
+    })
+}
+
 /// What the edge query's pairs are measured against.
 struct EdgeContext<'a, 'p> {
     a: &'a Poly<'p>,
@@ -462,23 +559,25 @@ impl EdgeContext<'_, '_> {
     ) -> bool {
         let (a, b) = (self.a, self.b);
         let db = self.columns.direction(k);
-        let l = ea.d.cross(&db);
-        let length_sq = l.norm_squared();
-        if length_sq <= PARALLEL_SQ * ea.d.norm_squared() * db.norm_squared() {
-            return false;
-        }
-        let mut l = l / length_sq.sqrt();
-        let separation = if self.flat {
+        let (l, separation) = if self.flat {
+            let l = ea.d.cross(&db);
+            let length_sq = l.norm_squared();
+            if length_sq <= PARALLEL_SQ * ea.d.norm_squared() * db.norm_squared() {
+                return false;
+            }
+            let mut l = l / length_sq.sqrt();
             if l.dot(&(b.centre - a.centre)) < 0.0 {
                 l = -l;
             }
             let ((_, a_hi), (b_lo, _)) = (a.interval(&l), b.interval(&l));
-            b_lo - a_hi
+            (l, b_lo - a_hi)
         } else {
-            if l.dot(&(ea.p - a.centre)) < 0.0 {
-                l = -l;
+            let pb = self.columns.point(k);
+            let index_b = self.columns.index[k];
+            match edge_axis(a, (ea.index, &ea.p, &ea.d), (index_b, &pb, &db)) {
+                Some(axis) => (axis.normal, axis.separation),
+                None => return false,
             }
-            l.dot(&(self.columns.point(k) - ea.p))
         };
         if !allowed(&l) {
             return false;
@@ -533,7 +632,7 @@ fn clip(polygon: &[Clipped], origin: &Point3, inward: &Vector3, label: u16) -> V
 /// The face contact of reference face `f` of `reference` against `incident`: the incident
 /// face (the one most against `f`) clipped by `f`'s sides, the points up to `margin` above
 /// it, reduced to four. Normal along `f`'s (from the reference toward the incident shape).
-fn face_contact(
+pub(crate) fn face_contact(
     reference: &Poly<'_>,
     f: usize,
     incident: &Poly<'_>,
@@ -580,7 +679,7 @@ fn face_contact(
 }
 
 /// The edge contact: one point midway between the closest points of the two edges.
-fn edge_contact(a: &Poly<'_>, b: &Poly<'_>, axis: &EdgeAxis) -> ContactPoint {
+pub(crate) fn edge_contact(a: &Poly<'_>, b: &Poly<'_>, axis: &EdgeAxis) -> ContactPoint {
     let (pa, qa) = a.edge(axis.edge_a);
     let (pb, qb) = b.edge(axis.edge_b);
     let (on_a, on_b) = closest_points_on_segments(pa, qa, pb, qb);
@@ -612,25 +711,45 @@ pub(crate) fn sat(
     margin: Real,
     allowed: &impl Fn(&Vector3) -> bool,
 ) -> Option<(Chosen, Real, Option<EdgeAxis>)> {
+    sat_or_apart(a, b, margin, allowed).ok()
+}
+
+/// [`sat`], with the axis that found the pair apart when it did (`None` for the line of the
+/// centres, which is no feature of either).
+pub(crate) fn sat_or_apart(
+    a: &Poly<'_>,
+    b: &Poly<'_>,
+    margin: Real,
+    allowed: &impl Fn(&Vector3) -> bool,
+) -> Result<(Chosen, Real, Option<EdgeAxis>), Option<AxisCache>> {
     // Most pairs the broad phase hands on are apart, and the line of the centres usually
     // shows it at the cost of two support points.
     if let Some(l) = (b.centre - a.centre).try_normalize(Real::MIN_POSITIVE) {
         let ((_, a_hi), (b_lo, _)) = (a.interval(&l), b.interval(&l));
         if b_lo - a_hi > margin {
-            return None;
+            return Err(None);
         }
     }
+    let apart = |feature, separation| Err(Some(AxisCache::new(feature, separation)));
     let (fa, sa) = face_query(a, b, margin, allowed);
     if sa > margin {
-        return None;
+        return apart(AxisFeature::FaceA(fa as u16), sa);
     }
     let (fb, sb) = face_query(b, a, margin, &|n: &Vector3| allowed(&-n));
     if sb > margin {
-        return None;
+        return apart(AxisFeature::FaceB(fb as u16), sb);
     }
-    let edge = edge_query(a, b, margin, allowed);
-    if edge.is_some_and(|e| e.separation > margin) {
-        return None;
+    // An edge axis matters only at or above the lesser face's separation, less the width in
+    // which `contact_and_axis` falls back on it: below that it can neither win nor be the
+    // fallback, so edges whose every axis lies below are passed over.
+    let floor = if fa == usize::MAX || fb == usize::MAX {
+        Real::NEG_INFINITY
+    } else {
+        sa.min(sb) - FALLBACK * a.size.max(b.size) - SLACK * (a.size + b.size)
+    };
+    let edge = edge_query(a, b, margin, floor, allowed);
+    if let Some(e) = edge.filter(|e| e.separation > margin) {
+        return apart(e.feature(), e.separation);
     }
     let bias = BIAS_ABSOLUTE * (a.size + b.size);
     let beats =
@@ -645,7 +764,11 @@ pub(crate) fn sat(
     {
         best = (Chosen::Edge(e), e.separation);
     }
-    (best.1 > Real::NEG_INFINITY).then_some((best.0, best.1, edge))
+    if best.1 > Real::NEG_INFINITY {
+        Ok((best.0, best.1, edge))
+    } else {
+        Err(None)
+    }
 }
 
 /// The contact of two polyhedra from the SAT's choice (separation `separation`). A face
@@ -654,44 +777,86 @@ pub(crate) fn sat(
 pub(crate) fn contact_of(
     a: &Poly<'_>,
     b: &Poly<'_>,
-    (chosen, separation, edge): (Chosen, Real, Option<EdgeAxis>),
+    chosen: (Chosen, Real, Option<EdgeAxis>),
     margin: Real,
 ) -> Option<Contact> {
-    let (normal, points) = match chosen {
+    contact_and_axis(a, b, chosen, margin).map(|(contact, _)| contact)
+}
+
+/// [`contact_of`], with the axis that made the contact for the next test to try first: a
+/// face with the least separation of its clipped points, or an edge pair with its own; none
+/// for the deepest vertex's fallback.
+pub(crate) fn contact_and_axis(
+    a: &Poly<'_>,
+    b: &Poly<'_>,
+    (chosen, separation, edge): (Chosen, Real, Option<EdgeAxis>),
+    margin: Real,
+) -> Option<(Contact, Option<AxisCache>)> {
+    let (normal, points, feature) = match chosen {
         Chosen::FaceA(f) => {
             let n = a.normals[f];
-            (n, face_contact(a, f, b, margin, false))
+            let points = face_contact(a, f, b, margin, false);
+            (n, points, AxisFeature::FaceA(f as u16))
         }
         Chosen::FaceB(f) => {
             let n = b.normals[f];
-            (-n, face_contact(b, f, a, margin, true))
+            let points = face_contact(b, f, a, margin, true);
+            (-n, points, AxisFeature::FaceB(f as u16))
         }
-        Chosen::Edge(e) => {
-            let mut points = ArrayVec::new();
-            points.push(edge_contact(a, b, &e));
-            return Some(with_points(e.normal, points));
-        }
+        Chosen::Edge(e) => return Some(edge_manifold(a, b, &e)),
     };
     if points.is_empty() {
-        let mut single = ArrayVec::new();
-        if let Some(e) = edge.filter(|e| e.separation >= separation - 1e-3 * a.size.max(b.size)) {
-            single.push(edge_contact(a, b, &e));
-            return Some(with_points(e.normal, single));
+        if let Some(e) = edge.filter(|e| e.separation >= separation - FALLBACK * a.size.max(b.size))
+        {
+            return Some(edge_manifold(a, b, &e));
         }
+        let mut single = ArrayVec::new();
         let (deepest_b, deepest_a) = (b.support(&-normal), a.support(&normal));
         single.push(ContactPoint {
             position: geom::na::center(deepest_a, deepest_b),
             depth: -separation,
             id: FeatureId::hull_round(0x3fff_ffff),
         });
-        return Some(with_points(normal, single));
+        return Some((with_points(normal, single), None));
     }
-    // The depth is the SAT's (the minimum translation), as the box pair reports it; the
-    // deepest clipped point may be shallower when the deepest corner lies beyond the sides.
-    Some(Contact {
+    let held = AxisCache::new(feature, least_separation(&points));
+    Some((face_manifold(normal, points, separation), Some(held)))
+}
+
+/// The contact of a face axis of separation `separation` from its clipped `points`. The depth
+/// is the SAT's (the minimum translation), as the box pair reports it; the deepest clipped
+/// point may be shallower when the deepest corner lies beyond the sides.
+pub(crate) fn face_manifold(
+    normal: Vector3,
+    points: Vec<ContactPoint>,
+    separation: Real,
+) -> Contact {
+    Contact {
         depth: -separation,
         ..with_points(normal, four(points, &normal))
-    })
+    }
+}
+
+/// The least separation of a face contact's clipped points (before the four are chosen).
+pub(crate) fn least_separation(points: &[ContactPoint]) -> Real {
+    -points
+        .iter()
+        .map(|p| p.depth)
+        .fold(Real::NEG_INFINITY, Real::max)
+}
+
+/// The contact of an edge axis, with the axis.
+pub(crate) fn edge_manifold(
+    a: &Poly<'_>,
+    b: &Poly<'_>,
+    e: &EdgeAxis,
+) -> (Contact, Option<AxisCache>) {
+    let mut points = ArrayVec::new();
+    points.push(edge_contact(a, b, e));
+    (
+        with_points(e.normal, points),
+        Some(AxisCache::new(e.feature(), e.separation)),
+    )
 }
 
 /// The contact of two polyhedra, speculative up to `margin`; the normal from a toward b.
@@ -1026,5 +1191,61 @@ mod tests {
             }
         }
         assert_eq!(checked, 3600);
+    }
+
+    #[test]
+    fn the_edge_query_with_a_floor_finds_every_axis_at_or_above_it_to_the_bit() {
+        // Random hulls and boxes, overlapping, touching and apart; the floor at the faces' as
+        // `sat` puts it and at other heights. Every pair at or above the floor is found as
+        // without one; below it, nothing above it is invented.
+        let mut rng = testbed::SplitMix(77);
+        let hulls: Vec<ConvexHull> = (0..8)
+            .map(|k| {
+                let points: Vec<Point3> = (0..5 + 6 * k).map(|_| rng.point(1.5)).collect();
+                ConvexHull::new(&points).expect("a hull of random points")
+            })
+            .collect();
+        let (mut pruned_some, mut found) = (0, 0);
+        for round in 0..3000 {
+            let pa = Isometry3::from_parts(rng.point(0.5).coords.into(), rng.rotation());
+            let pb = Isometry3::from_parts(rng.point(2.5).coords.into(), rng.rotation());
+            let box_b = Obb {
+                center: pb.translation.vector.into(),
+                half_extents: Vector3::new(0.5, 0.3, 0.9),
+                rotation: pb.rotation,
+            };
+            let a = Poly::of_hull(&hulls[round % hulls.len()], &pa);
+            let b = if round % 3 == 0 {
+                Poly::of_box(&box_b)
+            } else {
+                Poly::of_hull(&hulls[(round / 2) % hulls.len()], &pb)
+            };
+            let margin = 0.05;
+            let (_, sa) = face_query(&a, &b, Real::INFINITY, &|_| true);
+            let (_, sb) = face_query(&b, &a, Real::INFINITY, &|_| true);
+            let full = edge_query(&a, &b, Real::INFINITY, Real::NEG_INFINITY, &|_| true);
+            for floor in [sa.min(sb) - 0.01, sa.max(sb), -0.5, 0.0] {
+                let cut = edge_query(&a, &b, Real::INFINITY, floor, &|_| true);
+                let key =
+                    |e: Option<EdgeAxis>| e.map(|e| (e.edge_a, e.edge_b, e.separation.to_bits()));
+                match full {
+                    Some(e) if e.separation >= floor => {
+                        assert_eq!(key(cut), key(full), "round {round}, floor {floor}");
+                        found += 1;
+                    }
+                    _ => {
+                        assert!(cut.is_none_or(|e| e.separation < floor), "round {round}");
+                        pruned_some += 1;
+                    }
+                }
+                // With the margin's early exit too.
+                let early = edge_query(&a, &b, margin, floor, &|_| true);
+                let early_full = edge_query(&a, &b, margin, Real::NEG_INFINITY, &|_| true);
+                if early_full.is_some_and(|e| e.separation >= floor) {
+                    assert_eq!(key(early), key(early_full), "round {round}");
+                }
+            }
+        }
+        assert!(found > 1000 && pruned_some > 1000, "{found} {pruned_some}");
     }
 }

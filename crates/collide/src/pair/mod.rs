@@ -4,6 +4,7 @@ pub mod aabb_aabb;
 pub mod box_box;
 pub mod capsule;
 pub mod hull;
+pub mod sat_cache;
 pub mod sphere_box;
 pub mod sphere_sphere;
 pub(crate) mod surface;

@@ -1,0 +1,347 @@
+//! Temporal coherence for two polyhedra (Box3D's `b3SATCache` in `b3CollideHulls`): the axis
+//! that held a pair at its last test is tried first at the next.
+//!
+//! - A cached axis that still separates the pair by more than the margin: apart, without the
+//!   rest of the separating axis test.
+//! - Else the contact is rebuilt on the cached feature (the reference face clipped, or the two
+//!   edges' closest points); it stands when its least separation is within
+//!   [`AXIS_CACHE_TOLERANCE`] of the separation the full test found when it cached the axis.
+//!   The cache keeps that separation (a reuse does not update it), so that a pair drifting
+//!   step by step is tested in full once it has drifted the tolerance.
+//! - Anything else (a face whose clipping leaves nothing, edges whose arcs no longer cross on
+//!   the Gauss map or whose closest points left the edges, an index out of range): the full
+//!   test, whose axis is cached for the next.
+//!
+//! A reused axis need not be the axis of least penetration: the contact can differ from a
+//! fresh test's while the pair stays within the tolerance of where the full test last saw it,
+//! as Box3D's does. The pair functions ([`crate::hull_hull_contact_within`] and the dispatch)
+//! never read a cache; only [`crate::volume_contact_cached`] does.
+
+use super::hull::{
+    Poly, contact_and_axis, edge_manifold, face_contact, face_manifold, least_separation,
+    sat_or_apart,
+};
+use crate::contact::Contact;
+use geom::{Point3, Real};
+use serde::{Deserialize, Serialize};
+
+/// How far (metres) a pair's separation on its cached axis may move from the separation the
+/// full test found before the full test runs again: Box3D's linear slop, as its cache uses.
+pub const AXIS_CACHE_TOLERANCE: Real = 0.005;
+
+/// The feature whose axis held a pair of polyhedra at its last test.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum AxisFeature {
+    /// A face of the first polyhedron (its index).
+    FaceA(u16),
+    /// A face of the second.
+    FaceB(u16),
+    /// An edge of each, as its half-edge of lower index (the first's, the second's).
+    Edges(u16, u16),
+}
+
+/// A pair of polyhedra's cached axis: the feature and the separation along it when the full
+/// test found it (negative: overlap). Simulation state of the pair: a world keeps one per
+/// pair of hulls (or a hull and a box) that the last step tested.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct AxisCache {
+    /// The feature.
+    pub feature: AxisFeature,
+    /// The separation then (metres).
+    pub separation: Real,
+}
+
+impl AxisCache {
+    /// The cache of `feature` at `separation`.
+    pub fn new(feature: AxisFeature, separation: Real) -> Self {
+        Self {
+            feature,
+            separation,
+        }
+    }
+}
+
+/// What a cached axis tells of a pair now.
+enum Cached {
+    /// It separates them by more than the margin.
+    Apart,
+    /// The contact rebuilt on it stands.
+    Contact(Contact),
+    /// Test in full.
+    Stale,
+}
+
+/// The contact of two polyhedra, speculative up to `margin` (normal from a toward b), trying
+/// `cache` first; `cache` is left with the axis for the next test (unchanged when it was
+/// reused; `None` when the pair was apart by the line of the centres or touched by a vertex
+/// alone).
+pub(crate) fn poly_poly_contact_cached(
+    a: &Poly<'_>,
+    b: &Poly<'_>,
+    margin: Real,
+    cache: &mut Option<AxisCache>,
+) -> Option<Contact> {
+    if let Some(old) = *cache {
+        match try_cached(a, b, margin, &old) {
+            Cached::Apart => return None,
+            Cached::Contact(contact) => return Some(contact),
+            Cached::Stale => {}
+        }
+    }
+    match sat_or_apart(a, b, margin, &|_| true) {
+        Err(apart) => {
+            *cache = apart;
+            None
+        }
+        Ok(chosen) => {
+            let (contact, held) = contact_and_axis(a, b, chosen, margin)?;
+            *cache = held;
+            Some(contact)
+        }
+    }
+}
+
+/// Whether the separation `now` on a cached axis is still within the tolerance of `old`'s.
+fn holds(old: &AxisCache, now: Real) -> bool {
+    (now - old.separation).abs() < AXIS_CACHE_TOLERANCE
+}
+
+/// The pair seen along `old`'s axis (see [`Cached`]).
+fn try_cached(a: &Poly<'_>, b: &Poly<'_>, margin: Real, old: &AxisCache) -> Cached {
+    match old.feature {
+        AxisFeature::FaceA(f) => face(a, b, usize::from(f), margin, old, false),
+        AxisFeature::FaceB(f) => face(b, a, usize::from(f), margin, old, true),
+        AxisFeature::Edges(ea, eb) => edges(a, b, usize::from(ea), usize::from(eb), margin, old),
+    }
+}
+
+/// Face `f` of `reference` against `incident` (`reference_is_b`: the pair's second shape).
+fn face(
+    reference: &Poly<'_>,
+    incident: &Poly<'_>,
+    f: usize,
+    margin: Real,
+    old: &AxisCache,
+    reference_is_b: bool,
+) -> Cached {
+    let Some(&n) = reference.normals.get(f) else {
+        return Cached::Stale;
+    };
+    let separation = reference.distance(f, incident.support(&-n));
+    if separation > margin {
+        return Cached::Apart;
+    }
+    let points = face_contact(reference, f, incident, margin, reference_is_b);
+    if points.is_empty() || !holds(old, least_separation(&points)) {
+        return Cached::Stale;
+    }
+    let normal = if reference_is_b { -n } else { n };
+    Cached::Contact(face_manifold(normal, points, separation))
+}
+
+/// The edge pair `ea` of `a` and `eb` of `b`: their axis while their arcs cross on the Gauss
+/// map (they make a face of the Minkowski difference), oriented and measured as the edge query
+/// does; the contact while their lines' closest points lie on both edges.
+fn edges(
+    a: &Poly<'_>,
+    b: &Poly<'_>,
+    ea: usize,
+    eb: usize,
+    margin: Real,
+    old: &AxisCache,
+) -> Cached {
+    let edge_count = |p: &Poly<'_>| p.topology.half_edges().len();
+    if ea >= edge_count(a) || eb >= edge_count(b) || a.is_flat() || b.is_flat() {
+        return Cached::Stale;
+    }
+    let ((pa, qa), (pb, qb)) = (a.edge(ea), b.edge(eb));
+    let (da, db) = (qa - pa, qb - pb);
+    let ((ua, va), (ub, vb)) = (a.edge_normals(ea), b.edge_normals(eb));
+    let (cba, dba) = (ub.dot(&da), vb.dot(&da));
+    let (adc, bdc) = (ua.dot(&db), va.dot(&db));
+    if !(cba * dba < 0.0 && adc * bdc < 0.0 && cba * bdc < 0.0) {
+        return Cached::Stale;
+    }
+    let Some(axis) = super::hull::edge_axis(a, (ea, pa, &da), (eb, pb, &db)) else {
+        return Cached::Stale;
+    };
+    if axis.separation > margin {
+        return Cached::Apart;
+    }
+    if !holds(old, axis.separation) || !closest_within(pa, &da, pb, &db) {
+        return Cached::Stale;
+    }
+    let (contact, _) = edge_manifold(a, b, &axis);
+    Cached::Contact(contact)
+}
+
+/// Whether the closest points of the lines through `pa` along `da` and `pb` along `db` lie
+/// on both segments (the edges, not parallel: the caller's arcs cross).
+fn closest_within(pa: &Point3, da: &geom::Vector3, pb: &Point3, db: &geom::Vector3) -> bool {
+    let r = pa - pb;
+    let (aa, ee, bb) = (da.norm_squared(), db.norm_squared(), da.dot(db));
+    let (c, f) = (da.dot(&r), db.dot(&r));
+    let denom = aa * ee - bb * bb;
+    if denom <= 0.0 {
+        return false;
+    }
+    let s = (bb * f - c * ee) / denom;
+    let t = (aa * f - bb * c) / denom;
+    (0.0..=1.0).contains(&s) && (0.0..=1.0).contains(&t)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::pair::hull::poly_poly_contact_within;
+    use geom::{ConvexHull, Isometry3, Obb, Vector3};
+
+    /// A contact's bits, to compare two to the bit.
+    fn bits(c: &Option<Contact>) -> Option<Vec<u32>> {
+        c.as_ref().map(|c| {
+            let mut v: Vec<u32> = c.normal.iter().map(|x| x.to_bits()).collect();
+            v.push(c.depth.to_bits());
+            for p in &c.points {
+                v.extend(p.position.iter().map(|x| x.to_bits()));
+                v.push(p.depth.to_bits());
+                v.push(p.id.0);
+            }
+            v
+        })
+    }
+
+    fn hulls(rng: &mut testbed::SplitMix) -> Vec<ConvexHull> {
+        (0..6)
+            .map(|k| {
+                let points: Vec<Point3> = (0..6 + 8 * k).map(|_| rng.point(1.5)).collect();
+                ConvexHull::new(&points).expect("a hull of random points")
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_pair_tested_again_where_it_was_gives_the_fresh_contact_from_its_cached_axis() {
+        let mut rng = testbed::SplitMix(31);
+        let hulls = hulls(&mut rng);
+        let (mut kinds, mut reused, mut apart) = ([0; 3], 0, 0);
+        for round in 0..3000 {
+            let pa = Isometry3::from_parts(rng.point(0.3).coords.into(), rng.rotation());
+            let pb = Isometry3::from_parts(rng.point(2.2).coords.into(), rng.rotation());
+            let a = Poly::of_hull(&hulls[round % hulls.len()], &pa);
+            let b = if round % 4 == 0 {
+                Poly::of_box(&Obb {
+                    center: pb.translation.vector.into(),
+                    half_extents: Vector3::new(0.6, 0.4, 0.9),
+                    rotation: pb.rotation,
+                })
+            } else {
+                Poly::of_hull(&hulls[(round / 3) % hulls.len()], &pb)
+            };
+            let margin = 0.04;
+            let fresh = poly_poly_contact_within(&a, &b, margin);
+            let mut cache = None;
+            let first = poly_poly_contact_cached(&a, &b, margin, &mut cache);
+            assert_eq!(bits(&first), bits(&fresh), "round {round}: the full test");
+            let Some(held) = cache else {
+                continue;
+            };
+            kinds[match held.feature {
+                AxisFeature::FaceA(_) => 0,
+                AxisFeature::FaceB(_) => 1,
+                AxisFeature::Edges(..) => 2,
+            }] += 1;
+            match try_cached(&a, &b, margin, &held) {
+                Cached::Apart => {
+                    assert!(fresh.is_none(), "round {round}");
+                    apart += 1;
+                }
+                Cached::Contact(contact) => {
+                    assert_eq!(bits(&Some(contact)), bits(&fresh), "round {round}");
+                    reused += 1;
+                }
+                Cached::Stale => {}
+            }
+            let again = poly_poly_contact_cached(&a, &b, margin, &mut cache);
+            assert_eq!(bits(&again), bits(&fresh), "round {round}: from the cache");
+            assert_eq!(cache, Some(held), "round {round}: the cache is kept");
+        }
+        assert!(kinds.iter().all(|&k| k > 50), "{kinds:?}");
+        assert!(reused > 500 && apart > 200, "{reused} {apart}");
+    }
+
+    #[test]
+    fn a_cached_face_stands_within_the_tolerance_and_the_full_test_runs_past_it() {
+        // A cube on a cube, face to face: the upper cube's bottom face or the lower one's top
+        // holds them. Pressed in by less than the tolerance the cached face is reused; by more,
+        // the full test runs (and finds the same face).
+        let cube = ConvexHull::new(
+            &(0..8)
+                .map(|k| {
+                    let s = |bit: usize| if k & bit == 0 { -0.5 } else { 0.5 };
+                    Point3::new(s(1), s(2), s(4))
+                })
+                .collect::<Vec<_>>(),
+        )
+        .expect("a cube");
+        let at = |y: Real| Isometry3::translation(0.1, y, 0.05);
+        let lower = Poly::of_hull(&cube, &Isometry3::identity());
+        let mut cache = None;
+        let margin = 0.02;
+        let first = poly_poly_contact_cached(
+            &lower,
+            &Poly::of_hull(&cube, &at(0.999)),
+            margin,
+            &mut cache,
+        );
+        let held = cache.expect("a face holds them");
+        assert!(matches!(
+            held.feature,
+            AxisFeature::FaceA(_) | AxisFeature::FaceB(_)
+        ));
+        assert!((first.expect("touching").depth - 0.001).abs() < 1e-6);
+        let pressed = |y| Poly::of_hull(&cube, &at(y));
+        let within = pressed(0.999 - 0.6 * AXIS_CACHE_TOLERANCE);
+        assert!(matches!(
+            try_cached(&lower, &within, margin, &held),
+            Cached::Contact(_)
+        ));
+        let past = pressed(0.999 - 1.5 * AXIS_CACHE_TOLERANCE);
+        assert!(matches!(
+            try_cached(&lower, &past, margin, &held),
+            Cached::Stale
+        ));
+        let mut again = cache;
+        let contact = poly_poly_contact_cached(&lower, &past, margin, &mut again);
+        assert_eq!(
+            bits(&contact),
+            bits(&poly_poly_contact_within(&lower, &past, margin))
+        );
+        assert_ne!(again, cache, "the full test caches its own separation");
+        // Lifted clear of the margin: apart by the cached face, the cache kept.
+        let lifted = pressed(1.1);
+        let mut kept = cache;
+        assert!(poly_poly_contact_cached(&lower, &lifted, margin, &mut kept).is_none());
+        assert_eq!(kept, cache);
+    }
+
+    #[test]
+    fn a_cache_that_names_no_feature_of_the_pair_is_tested_in_full() {
+        let mut rng = testbed::SplitMix(5);
+        let hulls = hulls(&mut rng);
+        let a = Poly::of_hull(&hulls[2], &Isometry3::identity());
+        let b = Poly::of_hull(&hulls[3], &Isometry3::translation(1.0, 0.4, 0.0));
+        let fresh = poly_poly_contact_within(&a, &b, 0.01);
+        assert!(fresh.is_some());
+        for feature in [
+            AxisFeature::FaceA(u16::MAX),
+            AxisFeature::FaceB(999),
+            AxisFeature::Edges(0, u16::MAX),
+            AxisFeature::Edges(u16::MAX, 0),
+        ] {
+            let mut cache = Some(AxisCache::new(feature, 0.0));
+            let contact = poly_poly_contact_cached(&a, &b, 0.01, &mut cache);
+            assert_eq!(bits(&contact), bits(&fresh), "{feature:?}");
+            assert_ne!(cache, Some(AxisCache::new(feature, 0.0)));
+        }
+    }
+}
