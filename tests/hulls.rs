@@ -5,8 +5,9 @@
 
 mod common;
 
-use minirigid::collide::ray_volume;
+use minirigid::collide::{AxisCache, AxisFeature, ray_volume};
 use minirigid::prelude::*;
+use minirigid::world::CachedAxis;
 use testbed::scenes::ground;
 use testbed::surfaces::grid_shape;
 
@@ -315,4 +316,140 @@ fn write_fuzz_seeds() {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz/seeds");
     std::fs::write(dir.join("shapes.bin"), world.to_bytes().unwrap()).unwrap();
     std::fs::write(dir.join("shapes.json"), world.to_json().unwrap()).unwrap();
+}
+
+#[test]
+fn the_hull_pairs_axes_are_state_kept_in_order_and_the_same_on_any_thread_count() {
+    // A convex pile (Box3D's, six layers of 8 x 8): after it lands, the narrow phase has left
+    // an axis for its pairs of hulls (and of a hull and the ground box), sorted by pair.
+    let build = || testbed::shapes::convex_pile(6).0;
+    let hash = common::hash_on_any_thread_count(150, build);
+    let mut world = build();
+    for _ in 0..150 {
+        world.step();
+    }
+    assert_eq!(world.state_hash(), hash);
+    let axes = world.snapshot().axes;
+    assert!(axes.len() > 600, "{} axes", axes.len());
+    assert!(axes.windows(2).all(|w| (w[0].a, w[0].b) < (w[1].a, w[1].b)));
+    for entry in &axes {
+        let shape = |h| &world.body(h).unwrap().collider().shape;
+        assert!(matches!(shape(entry.b), Shape::ConvexHull { .. }));
+        assert!(matches!(
+            shape(entry.a),
+            Shape::ConvexHull { .. } | Shape::Cuboid { .. }
+        ));
+    }
+    // They are state: a world restored without them steps otherwise (its first step tests
+    // every pair in full), a world restored with them as the original.
+    let mut restored = World::from_bytes(&world.to_bytes().unwrap()).unwrap();
+    let mut without = world.snapshot();
+    without.axes.clear();
+    let mut without = World::from_snapshot(without).unwrap();
+    assert_ne!(without.state_hash(), world.state_hash());
+    for _ in 0..30 {
+        world.step();
+        restored.step();
+        without.step();
+    }
+    assert_eq!(restored.state_hash(), world.state_hash());
+    let moved = |w: &World| {
+        w.bodies()
+            .map(|(_, b)| b.position().coords)
+            .collect::<Vec<_>>()
+    };
+    assert_ne!(moved(&without), moved(&world));
+}
+
+#[test]
+fn hostile_cached_axes_are_refused_by_name() {
+    let (mut world, hulls) = testbed::shapes::convex_pile(2);
+    for _ in 0..120 {
+        world.step();
+    }
+    let good = world.snapshot();
+    assert!(good.axes.len() > 2, "{}", good.axes.len());
+    let ball = world
+        .insert(
+            BodyDesc::dynamic()
+                .ball(0.5)
+                .position(Vector3::new(50.0, 1.0, 0.0)),
+        )
+        .unwrap();
+    let other = world
+        .insert(
+            BodyDesc::dynamic()
+                .ball(0.5)
+                .position(Vector3::new(60.0, 1.0, 0.0)),
+        )
+        .unwrap();
+    let with_balls = world.snapshot();
+    let gone = {
+        let mut w = World::from_snapshot(good.clone()).unwrap();
+        let h = w.insert(BodyDesc::dynamic()).unwrap();
+        w.remove(h).unwrap();
+        h
+    };
+    type Spoil = Box<dyn Fn(&mut minirigid::world::Snapshot)>;
+    let cases: Vec<(Spoil, &str)> = vec![
+        (
+            Box::new(|s| s.axes[0].axis.separation = Real::NAN),
+            "axes[0].axis.separation",
+        ),
+        (
+            Box::new(|s| s.axes[1].axis.separation = 1e30),
+            "axes[1].axis.separation",
+        ),
+        (
+            Box::new(|s| s.axes[0].axis.feature = AxisFeature::FaceA(400)),
+            "axes[0].axis.feature",
+        ),
+        (
+            Box::new(|s| s.axes[0].axis.feature = AxisFeature::FaceB(u16::MAX)),
+            "axes[0].axis.feature",
+        ),
+        (
+            Box::new(|s| s.axes[0].axis.feature = AxisFeature::Edges(0, 5000)),
+            "axes[0].axis.feature",
+        ),
+        (Box::new(|s| s.axes.swap(0, 1)), "axes[1]"),
+        (
+            Box::new(|s| {
+                let first = s.axes[0];
+                s.axes.insert(0, first);
+            }),
+            "axes[1]",
+        ),
+        (
+            Box::new(|s| {
+                let e = &mut s.axes[0];
+                (e.a, e.b) = (e.b, e.a);
+            }),
+            "axes[0]",
+        ),
+        (Box::new(move |s| s.axes[0].b = gone), "axes[0]"),
+    ];
+    for (spoil, field) in cases {
+        let mut snapshot = good.clone();
+        spoil(&mut snapshot);
+        let Err(error) = World::from_snapshot(snapshot) else {
+            panic!("{field}: accepted");
+        };
+        assert!(error.to_string().contains(field), "{field}: {error}");
+    }
+    // A pair that is no pair of polyhedra: two balls, or a ball and a hull.
+    for (a, b) in [(ball, other), (hulls[0].min(ball), hulls[0].max(ball))] {
+        let mut snapshot = with_balls.clone();
+        let axis = AxisCache::new(AxisFeature::FaceA(0), 0.0);
+        snapshot.axes.push(CachedAxis { a, b, axis });
+        snapshot.axes.sort_by_key(|e| (e.a, e.b));
+        let index = snapshot
+            .axes
+            .iter()
+            .position(|e| (e.a, e.b) == (a, b))
+            .unwrap();
+        let error = World::from_snapshot(snapshot).unwrap_err().to_string();
+        assert!(error.contains(&format!("axes[{index}]")), "{error}");
+    }
+    assert!(World::from_snapshot(good).is_ok());
 }

@@ -7,8 +7,8 @@ use crate::body::BodyHandle;
 use crate::error::WorldError;
 use crate::limits::{self, Range};
 use arrayvec::ArrayVec;
-use collide::{Contact, ContactPoint, FeatureId};
-use geom::{Isometry3, Point3, Real, Vector3, validate};
+use collide::{AxisCache, AxisFeature, Contact, ContactPoint, FeatureId};
+use geom::{ConvexHull, Isometry3, Point3, Real, Shape, Vector3, validate};
 use serde::{Deserialize, Serialize};
 
 /// Two bodies in contact during the last step. `a < b` in handle order; the contact's normal
@@ -175,6 +175,79 @@ impl CachedContact {
             &format!("{field}.twist_impulse"),
             self.twist_impulse,
             Range::Between(-limits::MAX_IMPULSE, limits::MAX_IMPULSE, "N m s"),
+        )?;
+        Ok(())
+    }
+}
+
+/// A pair of hulls' (or a hull's and a box's) separating axis as the last step's narrow phase
+/// left it ([`AxisCache`], Box3D's separating axis cache): the next step tries it before the
+/// full separating axis test. One per such pair the step tested that had an axis, sorted by
+/// pair. Simulation state: saved in snapshots and hashed.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct CachedAxis {
+    /// The first body (`a < b` in handle order).
+    pub a: BodyHandle,
+    /// The second body.
+    pub b: BodyHandle,
+    /// The axis.
+    pub axis: AxisCache,
+}
+
+impl CachedAxis {
+    /// Checks the entry read from a snapshot against the two bodies' shapes: a pair of
+    /// polyhedra (hulls, or a hull and a box), its features within their counts, its
+    /// separation finite and within the world's lengths.
+    pub(crate) fn validate(&self, field: &str, shapes: (&Shape, &Shape)) -> Result<(), WorldError> {
+        // Each shape's faces and half-edges as a polyhedron.
+        let counts = |shape: &Shape| {
+            let hull: &ConvexHull = match shape {
+                Shape::ConvexHull { hull } => hull,
+                Shape::Cuboid { .. } => ConvexHull::unit_box(),
+                _ => return None,
+            };
+            Some((hull.faces().len(), hull.half_edges().len()))
+        };
+        let bad = |what: &str, value: Real, range: &str| {
+            Err(WorldError::OutOfRange {
+                field: format!("{field}.{what}"),
+                value,
+                range: range.into(),
+            })
+        };
+        let both_boxes = matches!(shapes, (Shape::Cuboid { .. }, Shape::Cuboid { .. }));
+        let (Some((faces_a, edges_a)), Some((faces_b, edges_b)), false) =
+            (counts(shapes.0), counts(shapes.1), both_boxes)
+        else {
+            return bad("a", 0.0, "a pair of a hull and a hull or a box");
+        };
+        match self.axis.feature {
+            AxisFeature::FaceA(f) if usize::from(f) >= faces_a => {
+                return bad("axis.feature", f.into(), "a face of the first body's shape");
+            }
+            AxisFeature::FaceB(f) if usize::from(f) >= faces_b => {
+                return bad(
+                    "axis.feature",
+                    f.into(),
+                    "a face of the second body's shape",
+                );
+            }
+            AxisFeature::Edges(ea, eb)
+                if usize::from(ea) >= edges_a || usize::from(eb) >= edges_b =>
+            {
+                return bad(
+                    "axis.feature",
+                    ea.max(eb).into(),
+                    "a half-edge of each shape",
+                );
+            }
+            _ => {}
+        }
+        validate::finite(&format!("{field}.axis.separation"), self.axis.separation)?;
+        limits::within(
+            &format!("{field}.axis.separation"),
+            self.axis.separation,
+            Range::Between(-limits::MAX_COORDINATE, limits::MAX_COORDINATE, "m"),
         )?;
         Ok(())
     }

@@ -2,14 +2,16 @@
 
 use crate::joint::{Axis, Joint, JointKind, Spring};
 use crate::world::World;
+use collide::AxisFeature;
 use geom::{Real, Shape};
 use slotmap::Key;
 
 impl World {
     /// A 64-bit hash (FNV-1a) of the full simulation state: settings, step counter, unstepped
     /// time, every body with its handle and sleep state, the touching pairs, the persistent
-    /// contact set, the kept contacts and the joints (left out when there are none, so that
-    /// worlds without joints hash as they did before joints existed). Equal states give equal
+    /// contact set, the kept contacts, the cached separating axes of the pairs of hulls and the
+    /// joints (the last two left out when there are none, so that worlds without them hash as
+    /// they did before they existed). Equal states give equal
     /// hashes on every platform; it is what the determinism tests compare.
     pub fn state_hash(&self) -> u64 {
         let mut h = Fnv::new();
@@ -165,6 +167,21 @@ impl World {
                 h.floats(point.on_a.coords.iter());
                 h.floats(point.on_b.coords.iter());
                 h.u64(u64::from(point.id.0));
+            }
+        }
+        if !self.axis_cache.is_empty() {
+            // Only worlds with hulls have any.
+            h.u64(0xA5);
+            for entry in &self.axis_cache {
+                h.u64(entry.a.data().as_ffi());
+                h.u64(entry.b.data().as_ffi());
+                let (kind, first, second) = match entry.axis.feature {
+                    AxisFeature::FaceA(f) => (0, f, 0),
+                    AxisFeature::FaceB(f) => (1, f, 0),
+                    AxisFeature::Edges(ea, eb) => (2, ea, eb),
+                };
+                h.u64(kind << 32 | u64::from(first) << 16 | u64::from(second));
+                h.f32(entry.axis.separation);
             }
         }
         if !self.joints.is_empty() {

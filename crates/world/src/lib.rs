@@ -35,8 +35,8 @@ pub use config::{
     SleepConfig, SolverConfig, WorldConfig,
 };
 pub use contact::{
-    CachedContact, CachedPoint, ContactEvent, ContactPair, HitEvent, KeptContact, KeptPoint,
-    SensorEvent,
+    CachedAxis, CachedContact, CachedPoint, ContactEvent, ContactPair, HitEvent, KeptContact,
+    KeptPoint, SensorEvent,
 };
 pub use error::{SnapshotError, WorldError};
 pub use joint::{

@@ -5,8 +5,8 @@
 use crate::body::{BodyDesc, BodyHandle, RigidBody};
 use crate::config::{Response, WorldConfig};
 use crate::contact::{
-    CachedContact, ContactEvent, ContactPair, HitEvent, KeptContact, SensorEvent, diff_events,
-    diff_pairs,
+    CachedAxis, CachedContact, ContactEvent, ContactPair, HitEvent, KeptContact, SensorEvent,
+    diff_events, diff_pairs,
 };
 use crate::error::WorldError;
 use crate::joint::{Joint, JointEvent, JointHandle};
@@ -59,6 +59,10 @@ pub struct World {
     /// With contact reuse, the last step's contacts in their bodies' frames, sorted by pair
     /// (empty without). Part of the state (the next step reuses them).
     pub(crate) kept_contacts: Vec<KeptContact>,
+    /// The separating axes the last step's narrow phase left for its pairs of polyhedra (hulls,
+    /// or a hull and a box), sorted by pair: part of the state (the next step tries them
+    /// first).
+    pub(crate) axis_cache: Vec<CachedAxis>,
     /// The joints, with their accumulated impulses (state).
     pub(crate) joints: SlotMap<JointHandle, Joint>,
     /// Joints broken in the last step.
@@ -129,6 +133,7 @@ impl World {
             events: Vec::new(),
             contact_cache: Vec::new(),
             kept_contacts: Vec::new(),
+            axis_cache: Vec::new(),
             joints: SlotMap::with_key(),
             joint_events: Vec::new(),
             joined: Vec::new(),
@@ -231,6 +236,7 @@ impl World {
             .retain(|c| c.a != handle && c.b != handle);
         self.kept_contacts
             .retain(|c| c.a != handle && c.b != handle);
+        self.axis_cache.retain(|c| c.a != handle && c.b != handle);
         sleep::wake_islands(
             &mut self.bodies,
             &self.touching,
@@ -456,6 +462,7 @@ impl World {
                     reuse,
                     &self.unconnected,
                     &self.attached,
+                    Some(&mut self.axis_cache),
                 );
                 clock.lap();
                 if sleep::wake_islands(
@@ -525,6 +532,7 @@ impl World {
                     None,
                     &self.unconnected,
                     &self.attached,
+                    None,
                 );
                 clock.lap();
                 self.collision
@@ -538,6 +546,7 @@ impl World {
                 self.end_step_control();
                 self.contact_cache.clear();
                 self.kept_contacts.clear();
+                self.axis_cache.clear();
                 for &handle in self.active.live() {
                     self.bodies[handle].sleep.disturbed = false;
                 }

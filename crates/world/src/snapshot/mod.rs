@@ -7,7 +7,8 @@
 //! and never change a result, so a restored world steps bit for bit like the original, also
 //! when it was saved mid-contact.
 //!
-//! Formats: version 10 (this build) added the user's words on colliders and joints, in a
+//! Formats: version 11 (this build) added the separating axes the narrow phase caches for the
+//! pairs of hulls, last. Version 10 added the user's words on colliders and joints, in a
 //! section of their own after the others (only the non-zero ones). Version 9 added each body's control state (damping, gravity scale,
 //! locks, pending force and torque, kinematic target, user data) and collider flags (filter,
 //! sensor), beside the bodies as their sleep states are, and the sensors' overlaps. Version 8 added capsules, convex hulls (saved as their vertices and
@@ -38,7 +39,7 @@ use crate::body::{
     BodyControl, BodyHandle, BodyKind, BodyMass, ColliderFlags, RigidBody, SleepState, check_body,
 };
 use crate::config::WorldConfig;
-use crate::contact::{CachedContact, KeptContact};
+use crate::contact::{CachedAxis, CachedContact, KeptContact};
 use crate::error::{SnapshotError, WorldError};
 use crate::joint::{Joint, JointHandle, check_joint};
 use crate::limits;
@@ -50,6 +51,7 @@ use slotmap::SlotMap;
 use std::path::Path;
 
 mod legacy;
+mod v10;
 mod v5;
 mod v6;
 mod v8;
@@ -57,12 +59,13 @@ mod v9;
 
 use legacy::{v1, v2, v3, v4};
 
-/// The format version this build writes (it also reads versions 1 to 9). Version 10 added the
+/// The format version this build writes (it also reads versions 1 to 10). Version 11 added
+/// the cached separating axes of the pairs of hulls ([`CachedAxis`]); version 10 added the
 /// user's words on colliders and joints ([`UserData`]); version 9 added the bodies' control
 /// states ([`crate::BodyControl`]); version 8 added capsules, convex hulls and
 /// compounds to the shapes (as new last variants: a version 7 file reads with version 8's
 /// layout).
-pub const SNAPSHOT_VERSION: u32 = 10;
+pub const SNAPSHOT_VERSION: u32 = 11;
 
 /// The oldest format version this build reads.
 pub const OLDEST_SNAPSHOT_VERSION: u32 = 1;
@@ -112,6 +115,9 @@ pub struct Snapshot {
     pub sensing: Vec<(BodyHandle, BodyHandle)>,
     /// The user's words on colliders and joints.
     pub user_data: UserData,
+    /// The separating axes the last step left for its pairs of hulls (or a hull and a box),
+    /// sorted by pair (the next step tries them first).
+    pub axes: Vec<CachedAxis>,
 }
 
 /// The user's words on colliders and joints (see `RigidBody::set_collider_user_data` and
@@ -208,6 +214,11 @@ impl Snapshot {
                 .map_err(json)?
                 .upgraded(header.version)
                 .map_err(|_| SnapshotError::Json("the version changed while reading".into()))
+        } else if header.version == 10 {
+            serde_json::from_str::<v10::Snapshot>(text)
+                .map_err(json)?
+                .upgraded(header.version)
+                .map_err(|_| SnapshotError::Json("the version changed while reading".into()))
         } else {
             let snapshot: Self = serde_json::from_str(text).map_err(json)?;
             if snapshot.version != header.version {
@@ -281,6 +292,10 @@ impl Snapshot {
             (old.upgraded(version)?, left)
         } else if version == 9 {
             let (old, left): (v9::Snapshot, &[u8]) =
+                postcard::take_from_bytes(payload).map_err(binary)?;
+            (old.upgraded(version)?, left)
+        } else if version == 10 {
+            let (old, left): (v10::Snapshot, &[u8]) =
                 postcard::take_from_bytes(payload).map_err(binary)?;
             (old.upgraded(version)?, left)
         } else {
@@ -405,6 +420,7 @@ impl World {
                     .map(|(h, j)| (h, j.user_data))
                     .collect(),
             },
+            axes: self.axis_cache.clone(),
         }
     }
 
@@ -588,6 +604,24 @@ impl World {
                 }));
             }
         }
+        for (index, entry) in snapshot.axes.iter().enumerate() {
+            let field = format!("axes[{index}]");
+            let shape = |h| snapshot.bodies.get(h).map(|b| &b.collider.shape);
+            let ordered = entry.a < entry.b
+                && (index == 0 || {
+                    let previous = &snapshot.axes[index - 1];
+                    (previous.a, previous.b) < (entry.a, entry.b)
+                });
+            let (Some(shape_a), Some(shape_b), true) = (shape(entry.a), shape(entry.b), ordered)
+            else {
+                return Err(SnapshotError::Invalid(WorldError::OutOfRange {
+                    field,
+                    value: index as Real,
+                    range: "a sorted pair of live handles".into(),
+                }));
+            };
+            entry.validate(&field, (shape_a, shape_b))?;
+        }
         check_user_data("user_data.colliders", &snapshot.user_data.colliders, |h| {
             snapshot.bodies.contains_key(h)
         })?;
@@ -610,6 +644,7 @@ impl World {
         world.touching = snapshot.touching;
         world.contact_cache = snapshot.contacts;
         world.kept_contacts = snapshot.kept;
+        world.axis_cache = snapshot.axes;
         world.bodies = snapshot.bodies;
         world.joints = snapshot.joints;
         world.sensing = snapshot.sensing;

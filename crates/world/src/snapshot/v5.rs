@@ -93,6 +93,7 @@ impl Snapshot {
             colliders: vec![Default::default(); self.bodies.len()],
             sensing: Vec::new(),
             user_data: Default::default(),
+            axes: Vec::new(),
             bodies: self.bodies,
             touching: self.touching,
             contacts: self.contacts,

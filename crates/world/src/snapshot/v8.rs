@@ -52,6 +52,7 @@ impl Snapshot {
             kept: self.kept,
             joints: self.joints,
             user_data: Default::default(),
+            axes: Vec::new(),
         })
     }
 }

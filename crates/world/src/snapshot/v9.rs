@@ -54,6 +54,7 @@ impl Snapshot {
             colliders: self.colliders,
             sensing: self.sensing,
             user_data: Default::default(),
+            axes: Vec::new(),
         })
     }
 }

@@ -13,7 +13,7 @@ use super::merge_sorted;
 use super::seams;
 use super::sleep::is_awake_movable;
 use crate::body::{BodyHandle, BodyKind, ColliderFlags, RigidBody};
-use crate::contact::{ContactPair, KeptContact};
+use crate::contact::{CachedAxis, ContactPair, KeptContact};
 use crate::joint::JointHandle;
 use crate::profile::{Lap, StepProfile};
 use arrayvec::ArrayVec;
@@ -54,6 +54,7 @@ struct Found {
     counts: StageCounts,
     kept: KeptDraft,
     reused: usize,
+    axes: Vec<CachedAxis>,
 }
 
 /// Adds `more`'s counts to `total`'s.
@@ -256,6 +257,8 @@ pub(crate) struct Collision {
     /// (buffers).
     draft: KeptDraft,
     kept_before: Vec<KeptContact>,
+    /// The axes of the run before the last (a buffer: see `run`'s `axes`).
+    axes_before: Vec<CachedAxis>,
     /// Per block of pairs tested on a thread of its own, what it found.
     #[cfg(feature = "parallel")]
     found: Vec<Found>,
@@ -271,7 +274,10 @@ impl Collision {
     /// (sorted by pair), which pairs that moved less than `distance` reuse, and is replaced by
     /// this run's: one per pair with a contact (reused or computed). The pairs of `skipped`
     /// (sorted, lower handle first: jointed bodies that do not collide) are never tested;
-    /// `attached` lists each joint twice, as (a body, the other, the joint), sorted.
+    /// `attached` lists each joint twice, as (a body, the other, the joint), sorted. With
+    /// `axes`, the pairs of polyhedra try the separating axes the last run left there first
+    /// (sorted by pair), and this run's replace them (without contact reuse: with it, `axes`
+    /// is left empty).
     #[allow(clippy::too_many_arguments)]
     pub(crate) fn run(
         &mut self,
@@ -283,6 +289,7 @@ impl Collision {
         reuse: Option<(Real, &mut Vec<KeptContact>)>,
         skipped: &[(BodyHandle, BodyHandle)],
         attached: &[(BodyHandle, BodyHandle, JointHandle)],
+        axes: Option<&mut Vec<CachedAxis>>,
     ) {
         self.speculative = speculative.is_some();
         if let Some((margin, dt)) = speculative {
@@ -306,6 +313,13 @@ impl Collision {
         wake.clear();
         let pairs = std::mem::take(&mut self.pairs);
         let mut indices = std::mem::take(&mut self.contact_indices);
+        // The last run's axes are read from `before`; this run's are written into the list.
+        let mut before = std::mem::take(&mut self.axes_before);
+        before.clear();
+        let mut axes = axes;
+        if let Some(axes) = axes.as_deref_mut() {
+            std::mem::swap(axes, &mut before);
+        }
         match reuse {
             Some((distance, kept)) => {
                 let mut draft = std::mem::take(&mut self.draft);
@@ -320,12 +334,17 @@ impl Collision {
                     &mut indices,
                     wake,
                     Some((reuse, &mut draft)),
+                    None,
                 );
                 draft.apply(kept, &mut self.kept_before);
                 self.draft = draft;
             }
-            None => self.test_pairs(&pairs, contacts, &mut indices, wake, None),
+            None => {
+                let axes = axes.map(|after| (before.as_slice(), after));
+                self.test_pairs(&pairs, contacts, &mut indices, wake, None, axes);
+            }
         }
+        self.axes_before = before;
         (self.pairs, self.contact_indices) = (pairs, indices);
         self.profile.narrow_phase = clock.lap();
     }
@@ -770,6 +789,7 @@ impl Collision {
             &mut found_indices,
             &mut Vec::new(),
             None,
+            None,
         );
         let old = std::mem::take(contacts);
         let old_indices = std::mem::take(&mut self.contact_indices);
@@ -794,7 +814,9 @@ impl Collision {
     /// disturbed one goes to `wake`. With the parallel feature and several threads, blocks of
     /// pairs are tested on rayon's threads and their findings joined in order: the same
     /// contacts in the same order as on one thread. With `reuse`, kept contacts are reused
-    /// where the pair moved little, and this run's go to its list.
+    /// where the pair moved little, and this run's go to its list. With `axes` (and no
+    /// reuse), the polyhedra's pairs try the cached axes of the first list first, and leave
+    /// theirs in the second, in pair order.
     fn test_pairs(
         &mut self,
         pairs: &[(u32, u32)],
@@ -802,7 +824,12 @@ impl Collision {
         indices: &mut Vec<(u32, u32)>,
         wake: &mut Vec<BodyHandle>,
         reuse: Option<(Reuse<'_>, &mut KeptDraft)>,
+        axes: Option<(&[CachedAxis], &mut Vec<CachedAxis>)>,
     ) {
+        let (axes_before, axes_after) = match axes {
+            Some((before, after)) => (Some(before), Some(after)),
+            None => (None, None),
+        };
         let (reuse, kept) = match reuse {
             Some((reuse, kept)) => (Some(reuse), Some(kept)),
             None => (None, None),
@@ -822,15 +849,17 @@ impl Collision {
                     found.indices.clear();
                     found.wake.clear();
                     found.kept.clear();
+                    found.axes.clear();
                     (found.counts, found.reused) = this.test_block(
                         pairs,
                         &mut found.contacts,
                         &mut found.indices,
                         &mut found.wake,
                         reuse.map(|r| (r, &mut found.kept)),
+                        axes_before.map(|before| (before, &mut found.axes)),
                     );
                 });
-            let mut kept = kept;
+            let (mut kept, mut axes_after) = (kept, axes_after);
             for found in &mut found[..blocks] {
                 contacts.append(&mut found.contacts);
                 indices.append(&mut found.indices);
@@ -838,13 +867,18 @@ impl Collision {
                 if let Some(kept) = kept.as_deref_mut() {
                     kept.append(&mut found.kept);
                 }
+                if let Some(after) = axes_after.as_deref_mut() {
+                    after.append(&mut found.axes);
+                }
                 add_counts(&mut self.stage_counts, &found.counts);
                 self.reused += found.reused;
             }
             self.found = found;
             return;
         }
-        let (counts, reused) = self.test_block(pairs, contacts, indices, wake, reuse.zip(kept));
+        let axes = axes_before.zip(axes_after);
+        let (counts, reused) =
+            self.test_block(pairs, contacts, indices, wake, reuse.zip(kept), axes);
         add_counts(&mut self.stage_counts, &counts);
         self.reused += reused;
     }
@@ -858,9 +892,13 @@ impl Collision {
         indices: &mut Vec<(u32, u32)>,
         wake: &mut Vec<BodyHandle>,
         mut reuse: Option<(Reuse<'_>, &mut KeptDraft)>,
+        axes: Option<(&[CachedAxis], &mut Vec<CachedAxis>)>,
     ) -> (StageCounts, usize) {
         if reuse.is_none() && self.speculative {
-            return (self.test_block_within(pairs, contacts, indices, wake), 0);
+            return (
+                self.test_block_within(pairs, contacts, indices, wake, axes),
+                0,
+            );
         }
         let mut filter = StagedFilter::new();
         let mut reused = 0;
@@ -955,15 +993,26 @@ impl Collision {
     /// [`Self::test_block`] with a margin and without contact reuse (the solver's default):
     /// the pairs go through the staged filter a window at a time
     /// ([`StagedFilter::contacts_within`], which tests the box pairs among them eight at a
-    /// time in SIMD lanes). The same contacts, in the same order, as one pair at a time.
+    /// time in SIMD lanes). The same contacts, in the same order, as one pair at a time. With
+    /// `axes`, each pair's cached axis is found in the first list (sorted by pair, one merge
+    /// walk) and handed to the filter, and the axes it leaves go to the second.
     fn test_block_within(
         &self,
         pairs: &[(u32, u32)],
         contacts: &mut Vec<ContactPair>,
         indices: &mut Vec<(u32, u32)>,
         wake: &mut Vec<BodyHandle>,
+        mut axes: Option<(&[CachedAxis], &mut Vec<CachedAxis>)>,
     ) -> StageCounts {
         let mut filter = StagedFilter::new();
+        let handles_of = |(i, j): (u32, u32)| (self.handles[i as usize], self.handles[j as usize]);
+        let mut cursor = match (&axes, pairs.first()) {
+            (Some((before, _)), Some(&first)) => {
+                let first = handles_of(first);
+                before.partition_point(|e| (e.a, e.b) < first)
+            }
+            _ => 0,
+        };
         for window in pairs.chunks(PAIR_WINDOW) {
             let posed: ArrayVec<_, PAIR_WINDOW> = window
                 .iter()
@@ -972,16 +1021,37 @@ impl Collision {
                     (&self.posed[i], &self.posed[j], self.pair_margin(i, j))
                 })
                 .collect();
-            filter.contacts_within(&posed, |k, contact| {
+            let mut found = |k: usize, contact: Contact| {
                 let (i, j) = window[k];
                 if self.through_seam(i as usize, j as usize, &contact) {
                     return;
                 }
                 self.wake_sleeper(i as usize, j as usize, &contact, wake);
-                let (a, b) = (self.handles[i as usize], self.handles[j as usize]);
+                let (a, b) = handles_of((i, j));
                 contacts.push(ContactPair { a, b, contact });
                 indices.push((i, j));
-            });
+            };
+            let Some((before, after)) = axes.as_mut() else {
+                filter.contacts_within(&posed, found);
+                continue;
+            };
+            let mut caches = [None; PAIR_WINDOW];
+            for (k, &pair) in window.iter().enumerate() {
+                let key = handles_of(pair);
+                while before.get(cursor).is_some_and(|e| (e.a, e.b) < key) {
+                    cursor += 1;
+                }
+                caches[k] = (before.get(cursor))
+                    .filter(|e| (e.a, e.b) == key)
+                    .map(|e| e.axis);
+            }
+            filter.contacts_within_cached(&posed, &mut caches[..window.len()], &mut found);
+            for (k, &pair) in window.iter().enumerate() {
+                if let Some(axis) = caches[k] {
+                    let (a, b) = handles_of(pair);
+                    after.push(CachedAxis { a, b, axis });
+                }
+            }
         }
         filter.counts
     }
