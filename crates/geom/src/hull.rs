@@ -46,6 +46,22 @@ pub struct HullFace {
     pub offset: Real,
 }
 
+/// An edge for the pair tests: its half-edge of lower index, its two ends (the half-edge's
+/// origin first) and the faces on either side (the half-edge's, its twin's).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct HullEdge {
+    /// The half-edge.
+    pub half_edge: u16,
+    /// The vertex it starts at.
+    pub start: u16,
+    /// The vertex it ends at.
+    pub end: u16,
+    /// The half-edge's face.
+    pub face: u16,
+    /// Its twin's face.
+    pub twin_face: u16,
+}
+
 /// A convex polyhedron: vertices, half-edges and faces, in its own frame.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ConvexHull {
@@ -54,6 +70,10 @@ pub struct ConvexHull {
     faces: Vec<HullFace>,
     /// The vertices' box, kept: the narrow phase asks for it every pair.
     aabb: Aabb,
+    /// Derived for the pair tests (see [`ConvexHull::edge_list`], [`ConvexHull::inner_ball`]).
+    edge_list: Vec<HullEdge>,
+    centre: Point3,
+    inner: Real,
 }
 
 /// A triangle being built: corners, plane, the points outside it.
@@ -405,12 +425,46 @@ impl ConvexHull {
         }
         let aabb =
             Aabb::from_points(&vertices).unwrap_or(Aabb::new(Point3::origin(), Point3::origin()));
-        Ok(Self {
+        Ok(Self::derived(vertices, edges, faces, aabb))
+    }
+
+    /// The hull of these parts, with what the pair tests read derived from them.
+    fn derived(
+        vertices: Vec<Point3>,
+        edges: Vec<HalfEdge>,
+        faces: Vec<HullFace>,
+        aabb: Aabb,
+    ) -> Self {
+        let edge_list = (0..edges.len())
+            .filter(|&e| e < usize::from(edges[e].twin))
+            .map(|e| {
+                let (edge, twin) = (edges[e], edges[usize::from(edges[e].twin)]);
+                HullEdge {
+                    half_edge: e as u16,
+                    start: edge.origin,
+                    end: edges[usize::from(edge.next)].origin,
+                    face: edge.face,
+                    twin_face: twin.face,
+                }
+            })
+            .collect();
+        let centre = Point3::from(
+            vertices.iter().map(|v| v.coords).sum::<Vector3>() / vertices.len() as Real,
+        );
+        let inner = faces
+            .iter()
+            .map(|f| f.offset - f.normal.dot(&centre.coords))
+            .fold(Real::INFINITY, Real::min)
+            .max(0.0);
+        Self {
             vertices,
             edges,
             faces,
             aabb,
-        })
+            edge_list,
+            centre,
+            inner,
+        }
     }
 
     /// The cube of corners `(+-1, +-1, +-1)`: the topology a box is seen through (its
@@ -441,13 +495,13 @@ impl ConvexHull {
                 next,
                 face,
             };
-            Self {
-                vertices: vec![
+            Self::derived(
+                vec![
                     Point3::origin(),
                     Point3::new(1.0, 0.0, 0.0),
                     Point3::new(0.0, 1.0, 0.0),
                 ],
-                edges: vec![
+                vec![
                     edge(0, 5, 1, 0),
                     edge(1, 4, 2, 0),
                     edge(2, 3, 0, 0),
@@ -455,7 +509,7 @@ impl ConvexHull {
                     edge(2, 1, 5, 1),
                     edge(1, 0, 3, 1),
                 ],
-                faces: vec![
+                vec![
                     HullFace {
                         edge: 0,
                         normal: Vector3::z(),
@@ -467,8 +521,8 @@ impl ConvexHull {
                         offset: 0.0,
                     },
                 ],
-                aabb: Aabb::new(Point3::origin(), Point3::new(1.0, 1.0, 0.0)),
-            }
+                Aabb::new(Point3::origin(), Point3::new(1.0, 1.0, 0.0)),
+            )
         })
     }
 
@@ -495,6 +549,17 @@ impl ConvexHull {
     /// The faces with their planes.
     pub fn faces(&self) -> &[HullFace] {
         &self.faces
+    }
+
+    /// Each edge once (by its half-edge of lower index, in order), with its ends and faces.
+    pub fn edge_list(&self) -> &[HullEdge] {
+        &self.edge_list
+    }
+
+    /// The mean of the vertices, and the radius of the ball about it that the hull holds (the
+    /// least distance from it to a face's plane; 0 for a flat hull).
+    pub fn inner_ball(&self) -> (Point3, Real) {
+        (self.centre, self.inner)
     }
 
     /// The vertex indices of face `f`, counter-clockwise from outside.

@@ -32,7 +32,9 @@ pub use bvh::{Bvh, BvhItem};
 pub use capsule::Capsule;
 pub use compound::{Compound, MAX_PARTS, Part};
 pub use error::GeomError;
-pub use hull::{ConvexHull, HalfEdge, HullFace, MAX_HULL_POINTS, MAX_HULL_VERTICES, WELD_DISTANCE};
+pub use hull::{
+    ConvexHull, HalfEdge, HullEdge, HullFace, MAX_HULL_POINTS, MAX_HULL_VERTICES, WELD_DISTANCE,
+};
 pub use mass::MassProperties;
 pub use mesh::{HeightField, Surface, TriMesh, Triangle};
 pub use obb::Obb;

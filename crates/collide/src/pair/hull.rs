@@ -54,68 +54,51 @@ pub(crate) struct Poly<'a> {
 impl<'a> Poly<'a> {
     /// `hull` placed at `pose`.
     pub(crate) fn of_hull(hull: &'a ConvexHull, pose: &Isometry3) -> Self {
-        let vertices: Vec<Point3> = hull.vertices().iter().map(|v| pose * v).collect();
-        let normals: Vec<Vector3> = hull
-            .faces()
-            .iter()
-            .map(|f| pose.rotation * f.normal)
-            .collect();
-        Self::finish(
-            hull,
-            vertices,
-            normals,
-            0.5 * hull.local_aabb().extents().max(),
-        )
+        let mut buffers = PolyBuffers::take();
+        (buffers.vertices).extend(hull.vertices().iter().map(|v| pose * v));
+        (buffers.normals).extend(hull.faces().iter().map(|f| pose.rotation * f.normal));
+        let size = 0.5 * hull.local_aabb().extents().max();
+        Self::finish(hull, buffers, size, hull.inner_ball().1)
     }
 
     /// A box as a polyhedron.
     pub(crate) fn of_box(obb: &Obb) -> Self {
         let cube = ConvexHull::unit_box();
         let size = obb.half_extents.max();
-        let vertices = cube
-            .vertices()
-            .iter()
-            .map(|v| obb.center + obb.rotation * v.coords.component_mul(&obb.half_extents))
-            .collect();
-        let normals = cube
-            .faces()
-            .iter()
-            .map(|f| obb.rotation * f.normal)
-            .collect();
-        Self::finish(cube, vertices, normals, size)
+        let mut buffers = PolyBuffers::take();
+        buffers.vertices.extend(
+            (cube.vertices().iter())
+                .map(|v| obb.center + obb.rotation * v.coords.component_mul(&obb.half_extents)),
+        );
+        (buffers.normals).extend(cube.faces().iter().map(|f| obb.rotation * f.normal));
+        Self::finish(cube, buffers, size, obb.half_extents.min())
     }
 
     /// A triangle as a flat polyhedron (front face 0 along `normal`, back face 1).
     pub(crate) fn of_triangle(tri: &[Point3; 3], normal: &Vector3) -> Self {
         let size = 0.5 * Aabb::from_points(tri).map_or(0.0, |b| b.extents().max());
-        Self::finish(
-            ConvexHull::unit_triangle(),
-            tri.to_vec(),
-            vec![*normal, -normal],
-            size,
-        )
+        let mut buffers = PolyBuffers::take();
+        buffers.vertices.extend_from_slice(tri);
+        buffers.normals.extend([*normal, -normal]);
+        Self::finish(ConvexHull::unit_triangle(), buffers, size, 0.0)
     }
 
-    /// `size`: half the largest extent (a box's largest half extent), for the bias.
-    fn finish(
-        topology: &'a ConvexHull,
-        vertices: Vec<Point3>,
-        normals: Vec<Vector3>,
-        size: Real,
-    ) -> Self {
-        let offsets: Vec<Real> = (0..normals.len())
-            .map(|f| {
-                let v = topology.half_edges()[usize::from(topology.faces()[f].edge)].origin;
-                normals[f].dot(&vertices[usize::from(v)].coords)
-            })
-            .collect();
+    /// `buffers` holding the placed vertices and normals. `size`: half the largest extent (a
+    /// box's largest half extent), for the bias; `inner`: the radius of the ball about the
+    /// mean of the vertices that it holds (or less), for the queries' bounds.
+    fn finish(topology: &'a ConvexHull, buffers: PolyBuffers, size: Real, inner: Real) -> Self {
+        let PolyBuffers {
+            vertices,
+            normals,
+            mut offsets,
+        } = buffers;
+        offsets.extend((0..normals.len()).map(|f| {
+            let v = topology.half_edges()[usize::from(topology.faces()[f].edge)].origin;
+            normals[f].dot(&vertices[usize::from(v)].coords)
+        }));
         let centre = Point3::from(
             vertices.iter().map(|v| v.coords).sum::<Vector3>() / vertices.len() as Real,
         );
-        let inner = (normals.iter().zip(&offsets))
-            .map(|(n, d)| d - n.dot(&centre.coords))
-            .fold(Real::INFINITY, Real::min)
-            .max(0.0);
         Self {
             topology,
             vertices,
@@ -181,6 +164,53 @@ impl<'a> Poly<'a> {
             self.normals[usize::from(edges[e].face)],
             self.normals[usize::from(edges[twin].face)],
         )
+    }
+}
+
+/// A polyhedron's buffers (placed vertices, normals, offsets), kept per thread when it is
+/// dropped for the next one made there: a pair test allocates nothing once they have grown.
+#[derive(Default)]
+pub(crate) struct PolyBuffers {
+    vertices: Vec<Point3>,
+    normals: Vec<Vector3>,
+    offsets: Vec<Real>,
+}
+
+/// How many sets of buffers a thread keeps (a pair test holds two or three polyhedra).
+const KEPT_BUFFERS: usize = 8;
+
+thread_local! {
+    static POLY_BUFFERS: RefCell<Vec<PolyBuffers>> = const { RefCell::new(Vec::new()) };
+}
+
+impl PolyBuffers {
+    /// A set of empty buffers, this thread's kept ones if it has any.
+    fn take() -> Self {
+        (POLY_BUFFERS.try_with(|kept| kept.borrow_mut().pop()))
+            .ok()
+            .flatten()
+            .unwrap_or_default()
+    }
+}
+
+impl Drop for Poly<'_> {
+    fn drop(&mut self) {
+        let mut buffers = PolyBuffers {
+            vertices: std::mem::take(&mut self.vertices),
+            normals: std::mem::take(&mut self.normals),
+            offsets: std::mem::take(&mut self.offsets),
+        };
+        buffers.vertices.clear();
+        buffers.normals.clear();
+        buffers.offsets.clear();
+        // (A thread being torn down keeps nothing.)
+        let _ = POLY_BUFFERS.try_with(|kept| {
+            if let Ok(mut kept) = kept.try_borrow_mut()
+                && kept.len() < KEPT_BUFFERS
+            {
+                kept.push(buffers);
+            }
+        });
     }
 }
 
@@ -299,17 +329,8 @@ impl Poly<'_> {
         other: &'s Poly<'_>,
         floor: Real,
     ) -> impl Iterator<Item = EdgeData> + 's {
-        self.unique_edges().filter_map(move |e| {
-            let (p, q) = self.edge(e);
-            let (u, v) = self.edge_normals(e);
-            (self.bound(p, &u, &v, other) >= floor).then(|| EdgeData {
-                index: e,
-                p: *p,
-                d: q - p,
-                u,
-                v,
-            })
-        })
+        self.all_edges()
+            .filter(move |e| self.bound(&e.p, &e.u, &e.v, other) >= floor)
     }
 
     /// A bound on the separation of this polyhedron and `other` along any axis whose support
@@ -327,17 +348,16 @@ impl Poly<'_> {
         along - other.inner
     }
 
-    /// Each edge once.
+    /// Each edge once (its half-edge of lower index, in order).
     fn all_edges(&self) -> impl Iterator<Item = EdgeData> + '_ {
-        self.unique_edges().map(|e| {
-            let (p, q) = self.edge(e);
-            let (u, v) = self.edge_normals(e);
+        self.topology.edge_list().iter().map(|e| {
+            let p = self.vertices[usize::from(e.start)];
             EdgeData {
-                index: e,
-                p: *p,
-                d: q - p,
-                u,
-                v,
+                index: usize::from(e.half_edge),
+                p,
+                d: self.vertices[usize::from(e.end)] - p,
+                u: self.normals[usize::from(e.face)],
+                v: self.normals[usize::from(e.twin_face)],
             }
         })
     }
@@ -602,9 +622,15 @@ struct Clipped {
     labels: (u16, u16),
 }
 
-/// `polygon` clipped to `(x - origin) . inward >= 0`; new vertices get `label`.
-fn clip(polygon: &[Clipped], origin: &Point3, inward: &Vector3, label: u16) -> Vec<Clipped> {
-    let mut out = Vec::with_capacity(polygon.len() + 1);
+/// `polygon` clipped to `(x - origin) . inward >= 0`, into `out`; new vertices get `label`.
+fn clip(
+    polygon: &[Clipped],
+    origin: &Point3,
+    inward: &Vector3,
+    label: u16,
+    out: &mut Vec<Clipped>,
+) {
+    out.clear();
     for (i, current) in polygon.iter().enumerate() {
         let next = &polygon[(i + 1) % polygon.len()];
         let (f, g) = (
@@ -626,7 +652,19 @@ fn clip(polygon: &[Clipped], origin: &Point3, inward: &Vector3, label: u16) -> V
             });
         }
     }
-    out
+}
+
+/// The face contact's buffers, kept per thread: the polygon being clipped (two, in turn) and
+/// the reference face's sides.
+#[derive(Default)]
+struct ClipScratch {
+    polygon: Vec<Clipped>,
+    clipped: Vec<Clipped>,
+    sides: Vec<(u16, Point3)>,
+}
+
+thread_local! {
+    static CLIP_SCRATCH: RefCell<ClipScratch> = Default::default();
 }
 
 /// The face contact of reference face `f` of `reference` against `incident`: the incident
@@ -639,6 +677,25 @@ pub(crate) fn face_contact(
     margin: Real,
     reference_is_b: bool,
 ) -> Vec<ContactPoint> {
+    lent(&CLIP_SCRATCH, |scratch| {
+        face_contact_in(reference, f, incident, margin, reference_is_b, scratch)
+    })
+}
+
+/// [`face_contact`] in the buffers `scratch`.
+fn face_contact_in(
+    reference: &Poly<'_>,
+    f: usize,
+    incident: &Poly<'_>,
+    margin: Real,
+    reference_is_b: bool,
+    scratch: &mut ClipScratch,
+) -> Vec<ContactPoint> {
+    let ClipScratch {
+        polygon,
+        clipped,
+        sides,
+    } = scratch;
     let n = reference.normals[f];
     let g = (0..incident.normals.len())
         .min_by(|&x, &y| {
@@ -647,20 +704,20 @@ pub(crate) fn face_contact(
                 .total_cmp(&incident.normals[y].dot(&n))
         })
         .unwrap_or(0);
-    let mut polygon: Vec<Clipped> = incident
-        .face(g)
-        .map(|(e, p)| Clipped {
-            p: *p,
-            labels: (e, e),
-        })
-        .collect();
-    let sides: Vec<(u16, Point3)> = reference.face(f).map(|(e, p)| (e, *p)).collect();
+    polygon.clear();
+    polygon.extend(incident.face(g).map(|(e, p)| Clipped {
+        p: *p,
+        labels: (e, e),
+    }));
+    sides.clear();
+    sides.extend(reference.face(f).map(|(e, p)| (e, *p)));
     for k in 0..sides.len() {
         let (e, v0) = (sides[k].0, sides[k].1);
         let v1 = sides[(k + 1) % sides.len()].1;
         let inward = n.cross(&(v1 - v0));
         // Labels of the reference's sides are set apart from the incident's edges.
-        polygon = clip(&polygon, &v0, &inward, 0x8000 | e);
+        clip(polygon, &v0, &inward, 0x8000 | e, clipped);
+        std::mem::swap(polygon, clipped);
         if polygon.is_empty() {
             break;
         }
