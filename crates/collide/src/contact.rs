@@ -1,7 +1,7 @@
 //! Contacts: the minimum translation (normal and depth) and the contact points of a touching pair.
 
 use arrayvec::ArrayVec;
-use geom::{Point3, Real, Vector3};
+use geom::{Isometry3, Point3, Real, Vector3};
 use serde::{Deserialize, Serialize};
 
 /// Names the pair of features a contact point comes from, so that a solver can match points
@@ -185,6 +185,17 @@ impl Contact {
     #[inline]
     pub fn flipped(mut self) -> Self {
         self.normal = -self.normal;
+        self
+    }
+
+    /// The contact found in a frame placed at `frame`, in the world: its normal turned, its
+    /// points placed.
+    #[inline]
+    pub(crate) fn placed(mut self, frame: &Isometry3) -> Self {
+        self.normal = frame.rotation * self.normal;
+        for p in &mut self.points {
+            p.position = frame * p.position;
+        }
         self
     }
 

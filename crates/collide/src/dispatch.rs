@@ -14,7 +14,7 @@ use crate::pair::sphere_box::{sphere_obb_contact_within, sphere_obb_intersects};
 use crate::pair::sphere_sphere::sphere_sphere_contact_within;
 use crate::pair::surface::{MAX_MANIFOLDS, Other, surface_contacts_within};
 use arrayvec::ArrayVec;
-use geom::{Isometry3, PosedCompound, PosedHull, Real, Shape, Volume};
+use geom::{Isometry3, Obb, PosedCompound, PosedHull, Real, Shape, Volume};
 
 /// The contact of `shape_a` placed at `pose_a` and `shape_b` at `pose_b`, or `None` when apart.
 /// The normal points from a toward b.
@@ -109,6 +109,50 @@ fn surface_pair(a: &Volume, b: &Volume, margin: Real) -> Option<Contact> {
         .into_iter()
         .rev()
         .max_by(|p, q| p.depth.total_cmp(&q.depth))
+}
+
+/// Two polyhedra (hulls, or a hull and a box) seen from the first one's frame, and where that
+/// frame is: the pair tests run there, so that only the second is placed (the first's
+/// vertices and normals are its own, exactly), and their contact is placed after. `None` for
+/// any other pair.
+fn polyhedra<'a>(a: &'a Volume, b: &'a Volume) -> Option<(Poly<'a>, Poly<'a>, Isometry3)> {
+    let frame = match a {
+        Volume::Hull(posed) => posed.pose,
+        Volume::Obb(obb) => Isometry3::from_parts(obb.center.coords.into(), obb.rotation),
+        _ => return None,
+    };
+    let a_local = match a {
+        Volume::Hull(posed) => Poly::of_hull_local(&posed.hull),
+        Volume::Obb(obb) => Poly::of_box_local(&obb.half_extents),
+        _ => return None,
+    };
+    let inverse = frame.inverse();
+    let b_local = match b {
+        Volume::Hull(posed) => Poly::of_hull(&posed.hull, &(inverse * posed.pose)),
+        Volume::Obb(obb) => Poly::of_box(&Obb {
+            center: inverse * obb.center,
+            half_extents: obb.half_extents,
+            rotation: inverse.rotation * obb.rotation,
+        }),
+        _ => return None,
+    };
+    Some((a_local, b_local, frame))
+}
+
+/// The contact of two polyhedra (see [`polyhedra`]; not two boxes, which have their own
+/// test), speculative up to `margin`, through `cache` when there is one.
+fn polyhedra_contact(
+    a: &Volume,
+    b: &Volume,
+    margin: Real,
+    cache: Option<&mut Option<AxisCache>>,
+) -> Option<Contact> {
+    let (pa, pb, frame) = polyhedra(a, b)?;
+    let contact = match cache {
+        Some(cache) => poly_poly_contact_cached(&pa, &pb, margin, cache),
+        None => poly_poly_contact_within(&pa, &pb, margin),
+    };
+    contact.map(|c| c.placed(&frame))
 }
 
 /// A posed hull as a polyhedron in world space.
@@ -227,14 +271,8 @@ pub fn volume_contact_within(a: &Volume, b: &Volume, margin: Real) -> Option<Con
         (Volume::Obb(a), Volume::Capsule(b)) => {
             capsule_obb_contact_within(b, a, margin).map(Contact::flipped)
         }
-        (Volume::Hull(a), Volume::Hull(b)) => {
-            poly_poly_contact_within(&hull_poly(a), &hull_poly(b), margin)
-        }
-        (Volume::Hull(a), Volume::Obb(b)) => {
-            poly_poly_contact_within(&hull_poly(a), &Poly::of_box(b), margin)
-        }
-        (Volume::Obb(a), Volume::Hull(b)) => {
-            poly_poly_contact_within(&Poly::of_box(a), &hull_poly(b), margin)
+        (Volume::Hull(_), Volume::Hull(_) | Volume::Obb(_)) | (Volume::Obb(_), Volume::Hull(_)) => {
+            polyhedra_contact(a, b, margin, None)
         }
         (Volume::Hull(a), Volume::Sphere(b)) => {
             poly_sphere_contact_within(&hull_poly(a), b, margin)
@@ -264,16 +302,15 @@ pub fn volume_contact_cached(
     margin: Real,
     cache: &mut Option<AxisCache>,
 ) -> Option<Contact> {
-    let (pa, pb) = match (a, b) {
-        (Volume::Hull(a), Volume::Hull(b)) => (hull_poly(a), hull_poly(b)),
-        (Volume::Hull(a), Volume::Obb(b)) => (hull_poly(a), Poly::of_box(b)),
-        (Volume::Obb(a), Volume::Hull(b)) => (Poly::of_box(a), hull_poly(b)),
+    match (a, b) {
+        (Volume::Hull(_), Volume::Hull(_) | Volume::Obb(_)) | (Volume::Obb(_), Volume::Hull(_)) => {
+            polyhedra_contact(a, b, margin, Some(cache))
+        }
         _ => {
             *cache = None;
-            return volume_contact_within(a, b, margin);
+            volume_contact_within(a, b, margin)
         }
-    };
-    poly_poly_contact_cached(&pa, &pb, margin, cache)
+    }
 }
 
 /// Whether two world-space volumes intersect (touching counts).

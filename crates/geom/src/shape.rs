@@ -277,12 +277,16 @@ impl PosedHull {
             Vector3::repeat(Real::INFINITY),
             Vector3::repeat(Real::NEG_INFINITY),
         );
+        // Turned by a matrix (half the operations of the quaternion), shifted once after (the
+        // least of shifted values is the shifted least, to the bit: rounding is monotone).
+        let turn = self.pose.rotation.to_rotation_matrix();
         for v in self.hull.vertices() {
-            let w = (self.pose * v).coords;
+            let w = turn * v.coords;
             lo = lo.inf(&w);
             hi = hi.sup(&w);
         }
-        Aabb::new(Point3::from(lo), Point3::from(hi))
+        let shift = self.pose.translation.vector;
+        Aabb::new(Point3::from(lo + shift), Point3::from(hi + shift))
     }
 }
 

@@ -31,7 +31,7 @@ const BIAS_RELATIVE: Real = 1e-3;
 const BIAS_ABSOLUTE: Real = 1e-5;
 /// Edge crosses shorter than this (relative, squared) are parallel edges: skipped.
 const PARALLEL_SQ: Real = 1e-6;
-/// The queries' bounds on a separation (see [`Poly::bound`]) are loosened by this fraction
+/// The queries' bounds on a separation (see [`Poly::edges`]) are loosened by this fraction
 /// of the two shapes' sizes, far above their rounding, before an axis is passed over for them.
 const SLACK: Real = 1e-3;
 /// A face contact whose clipping leaves nothing falls back on the best edge axis if it is
@@ -55,10 +55,35 @@ impl<'a> Poly<'a> {
     /// `hull` placed at `pose`.
     pub(crate) fn of_hull(hull: &'a ConvexHull, pose: &Isometry3) -> Self {
         let mut buffers = PolyBuffers::take();
-        (buffers.vertices).extend(hull.vertices().iter().map(|v| pose * v));
-        (buffers.normals).extend(hull.faces().iter().map(|f| pose.rotation * f.normal));
+        // A matrix turns a vector in half the operations a quaternion does.
+        let (turn, shift) = (pose.rotation.to_rotation_matrix(), pose.translation.vector);
+        (buffers.vertices).extend(hull.vertices().iter().map(|v| turn * v + shift));
+        (buffers.normals).extend(hull.faces().iter().map(|f| turn * f.normal));
         let size = 0.5 * hull.local_aabb().extents().max();
         Self::finish(hull, buffers, size, hull.inner_ball().1)
+    }
+
+    /// `hull` in its own frame (what [`Poly::of_hull`] gives at the identity, to the bit).
+    pub(crate) fn of_hull_local(hull: &'a ConvexHull) -> Self {
+        let mut buffers = PolyBuffers::take();
+        buffers.vertices.extend_from_slice(hull.vertices());
+        (buffers.normals).extend(hull.faces().iter().map(|f| f.normal));
+        let size = 0.5 * hull.local_aabb().extents().max();
+        Self::finish(hull, buffers, size, hull.inner_ball().1)
+    }
+
+    /// A box of half extents `half` in its own frame (what [`Poly::of_box`] gives for it
+    /// unturned at the origin, to the bit).
+    pub(crate) fn of_box_local(half: &Vector3) -> Self {
+        let cube = ConvexHull::unit_box();
+        let mut buffers = PolyBuffers::take();
+        (buffers.vertices).extend(
+            cube.vertices()
+                .iter()
+                .map(|v| Point3::from(v.coords.component_mul(half))),
+        );
+        (buffers.normals).extend(cube.faces().iter().map(|f| f.normal));
+        Self::finish(cube, buffers, half.max(), half.min())
     }
 
     /// A box as a polyhedron.
@@ -66,11 +91,12 @@ impl<'a> Poly<'a> {
         let cube = ConvexHull::unit_box();
         let size = obb.half_extents.max();
         let mut buffers = PolyBuffers::take();
+        let turn = obb.rotation.to_rotation_matrix();
         buffers.vertices.extend(
             (cube.vertices().iter())
-                .map(|v| obb.center + obb.rotation * v.coords.component_mul(&obb.half_extents)),
+                .map(|v| obb.center + turn * v.coords.component_mul(&obb.half_extents)),
         );
-        (buffers.normals).extend(cube.faces().iter().map(|f| obb.rotation * f.normal));
+        (buffers.normals).extend(cube.faces().iter().map(|f| turn * f.normal));
         Self::finish(cube, buffers, size, obb.half_extents.min())
     }
 
@@ -323,29 +349,41 @@ struct EdgeData {
 
 impl Poly<'_> {
     /// Each edge once, for the edge query, but those whose every axis separates this polyhedron
-    /// from `other` by less than `floor` (see [`Poly::bound`]).
+    /// from `other` by less than `floor`. The separation along an axis `l` whose support on
+    /// this one is the edge (`l` on the edge's arc of the Gauss map, outward from this one;
+    /// for the other polyhedron's edges, the axis reversed) is `other`'s least `l . x` less
+    /// `l . p` for `p` on the edge, and `other` holds the ball of radius `inner` about its
+    /// centre `c`: at most `l . (c - p) - inner`. On the arc, `l . w` (`w = c - p`) is at most
+    /// the larger of its two faces' `n . w` when neither is positive (a normalised mean of the
+    /// two is no shorter than a unit vector scaled down), and at most `|w|` anyway (compared
+    /// squared).
     fn edges<'s>(
         &'s self,
         other: &'s Poly<'_>,
         floor: Real,
     ) -> impl Iterator<Item = EdgeData> + 's {
-        self.all_edges()
-            .filter(move |e| self.bound(&e.p, &e.u, &e.v, other) >= floor)
-    }
-
-    /// A bound on the separation of this polyhedron and `other` along any axis whose support
-    /// on this one is the edge through `p` between faces of normals `u` and `v` (an axis on
-    /// the edge's arc of the Gauss map, outward from this one: for the other polyhedron's
-    /// edges, the axis reversed). The separation along such an axis `l` is `other`'s least
-    /// `l . x` less `l . p`, and `other` holds the ball of radius `inner` about its centre
-    /// `c`: at most `l . (c - p) - inner`. On the arc, `l . w` (`w = c - p`) is at most the
-    /// larger of `u . w` and `v . w` when neither is positive (a normalised mean of the two
-    /// is no shorter than a unit vector scaled down), and at most `|w|` anyway.
-    fn bound(&self, p: &Point3, u: &Vector3, v: &Vector3, other: &Poly<'_>) -> Real {
-        let w = other.centre - p;
-        let most = u.dot(&w).max(v.dot(&w));
-        let along = if most <= 0.0 { most } else { w.norm() };
-        along - other.inner
+        let reach = floor + other.inner;
+        self.topology.edge_list().iter().filter_map(move |e| {
+            let p = self.vertices[usize::from(e.start)];
+            let (u, v) = (
+                self.normals[usize::from(e.face)],
+                self.normals[usize::from(e.twin_face)],
+            );
+            let w = other.centre - p;
+            let most = u.dot(&w).max(v.dot(&w));
+            let kept = if most <= 0.0 {
+                most >= reach
+            } else {
+                reach <= 0.0 || w.norm_squared() >= reach * reach
+            };
+            kept.then(|| EdgeData {
+                index: usize::from(e.half_edge),
+                p,
+                d: self.vertices[usize::from(e.end)] - p,
+                u,
+                v,
+            })
+        })
     }
 
     /// Each edge once (its half-edge of lower index, in order).
@@ -448,7 +486,7 @@ impl EdgeColumns {
 /// pair, the separation measured between the projections.
 /// Stops at the first pair that separates them by more than `margin` (the pair is apart).
 /// Between solids, the edges whose axes all separate the two by less than `floor` are passed
-/// over ([`Poly::bound`]): an answer below the floor may then be missed (`None`, or another
+/// over ([`Poly::edges`]): an answer below the floor may then be missed (`None`, or another
 /// pair below it), but every pair at or above it is found as without the floor.
 fn edge_query(
     a: &Poly<'_>,
@@ -934,7 +972,12 @@ pub fn hull_hull_contact_within(
     pose_b: &Isometry3,
     margin: Real,
 ) -> Option<Contact> {
-    poly_poly_contact_within(&Poly::of_hull(a, pose_a), &Poly::of_hull(b, pose_b), margin)
+    // In the first hull's frame, as the dispatch runs it.
+    let (pa, pb) = (
+        Poly::of_hull_local(a),
+        Poly::of_hull(b, &(pose_a.inverse() * pose_b)),
+    );
+    poly_poly_contact_within(&pa, &pb, margin).map(|c| c.placed(pose_a))
 }
 
 /// The closest point of the polyhedron's surface to `p` (outside it): on a face facing `p`,
