@@ -423,6 +423,7 @@ impl Poly<'_> {
 #[derive(Default)]
 struct EdgeScratch {
     edges_a: Vec<EdgeData>,
+    edges_b: Vec<EdgeData>,
     columns: EdgeColumns,
     crosses: Vec<u8>,
 }
@@ -452,20 +453,20 @@ struct EdgeColumns {
 }
 
 impl EdgeColumns {
-    /// The columns of `edges`, in place of what they held.
-    fn fill(&mut self, edges: impl Iterator<Item = EdgeData>) {
+    /// The columns of `edges`, in place of what they held: a column at a time (each one
+    /// loop that reserves once).
+    fn fill(&mut self, edges: &[EdgeData]) {
         self.index.clear();
-        for column in [&mut self.p, &mut self.d, &mut self.u, &mut self.v] {
-            column.iter_mut().for_each(Vec::clear);
-        }
-        for e in edges {
-            self.index.push(e.index);
-            for k in 0..3 {
-                self.p[k].push(e.p[k]);
-                self.d[k].push(e.d[k]);
-                self.u[k].push(e.u[k]);
-                self.v[k].push(e.v[k]);
-            }
+        self.index.extend(edges.iter().map(|e| e.index));
+        for k in 0..3 {
+            self.p[k].clear();
+            self.p[k].extend(edges.iter().map(|e| e.p[k]));
+            self.d[k].clear();
+            self.d[k].extend(edges.iter().map(|e| e.d[k]));
+            self.u[k].clear();
+            self.u[k].extend(edges.iter().map(|e| e.u[k]));
+            self.v[k].clear();
+            self.v[k].extend(edges.iter().map(|e| e.v[k]));
         }
     }
 
@@ -511,18 +512,21 @@ fn edge_query_in(
 ) -> Option<EdgeAxis> {
     let EdgeScratch {
         edges_a,
+        edges_b,
         columns,
         crosses,
     } = scratch;
     edges_a.clear();
+    edges_b.clear();
     let flat = a.is_flat() || b.is_flat();
     if flat {
         edges_a.extend(a.all_edges());
-        columns.fill(b.all_edges());
+        edges_b.extend(b.all_edges());
     } else {
         edges_a.extend(a.edges(b, floor));
-        columns.fill(b.edges(a, floor));
+        edges_b.extend(b.edges(a, floor));
     }
+    columns.fill(edges_b);
     let nb = columns.index.len();
     crosses.clear();
     crosses.resize(nb.next_multiple_of(8), 0);
