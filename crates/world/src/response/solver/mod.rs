@@ -422,6 +422,8 @@ impl Solver {
                 for group in groups {
                     steps.solve(group, pool, 1);
                 }
+                // (Without the parallel feature nothing follows.)
+                #[cfg_attr(not(feature = "parallel"), allow(clippy::needless_return))]
                 return;
             }
             // A group of more than a thread's share of the constraints (a large island) is
