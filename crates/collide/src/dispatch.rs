@@ -114,16 +114,24 @@ fn surface_pair(a: &Volume, b: &Volume, margin: Real) -> Option<Contact> {
 /// Two polyhedra (hulls, or a hull and a box) seen from the first one's frame, and where that
 /// frame is: the pair tests run there, so that only the second is placed (the first's
 /// vertices and normals are its own, exactly), and their contact is placed after. `None` for
-/// any other pair.
+/// any other pair, two boxes included (they have their own test).
 fn polyhedra<'a>(a: &'a Volume, b: &'a Volume) -> Option<(Poly<'a>, Poly<'a>, Isometry3)> {
-    let frame = match a {
-        Volume::Hull(posed) => posed.pose,
-        Volume::Obb(obb) => Isometry3::from_parts(obb.center.coords.into(), obb.rotation),
-        _ => return None,
-    };
-    let a_local = match a {
-        Volume::Hull(posed) => Poly::of_hull_local(&posed.hull),
-        Volume::Obb(obb) => Poly::of_box_local(&obb.half_extents),
+    let (frame, a_local) = match (a, b) {
+        // (The second checked first, so that nothing is placed for a pair that is not one.)
+        (Volume::Obb(_), Volume::Obb(_))
+        | (
+            _,
+            Volume::Sphere(_)
+            | Volume::Capsule(_)
+            | Volume::Compound(_)
+            | Volume::TriMesh(_)
+            | Volume::HeightField(_),
+        ) => return None,
+        (Volume::Hull(posed), _) => (posed.pose, Poly::of_hull_local(&posed.hull)),
+        (Volume::Obb(obb), _) => (
+            Isometry3::from_parts(obb.center.coords.into(), obb.rotation),
+            Poly::of_box_local(&obb.half_extents),
+        ),
         _ => return None,
     };
     let inverse = frame.inverse();
@@ -139,20 +147,10 @@ fn polyhedra<'a>(a: &'a Volume, b: &'a Volume) -> Option<(Poly<'a>, Poly<'a>, Is
     Some((a_local, b_local, frame))
 }
 
-/// The contact of two polyhedra (see [`polyhedra`]; not two boxes, which have their own
-/// test), speculative up to `margin`, through `cache` when there is one.
-fn polyhedra_contact(
-    a: &Volume,
-    b: &Volume,
-    margin: Real,
-    cache: Option<&mut Option<AxisCache>>,
-) -> Option<Contact> {
+/// The contact of two polyhedra (see [`polyhedra`]), speculative up to `margin`.
+fn polyhedra_contact(a: &Volume, b: &Volume, margin: Real) -> Option<Contact> {
     let (pa, pb, frame) = polyhedra(a, b)?;
-    let contact = match cache {
-        Some(cache) => poly_poly_contact_cached(&pa, &pb, margin, cache),
-        None => poly_poly_contact_within(&pa, &pb, margin),
-    };
-    contact.map(|c| c.placed(&frame))
+    poly_poly_contact_within(&pa, &pb, margin).map(|c| c.placed(&frame))
 }
 
 /// A posed hull as a polyhedron in world space.
@@ -272,7 +270,7 @@ pub fn volume_contact_within(a: &Volume, b: &Volume, margin: Real) -> Option<Con
             capsule_obb_contact_within(b, a, margin).map(Contact::flipped)
         }
         (Volume::Hull(_), Volume::Hull(_) | Volume::Obb(_)) | (Volume::Obb(_), Volume::Hull(_)) => {
-            polyhedra_contact(a, b, margin, None)
+            polyhedra_contact(a, b, margin)
         }
         (Volume::Hull(a), Volume::Sphere(b)) => {
             poly_sphere_contact_within(&hull_poly(a), b, margin)
@@ -302,15 +300,11 @@ pub fn volume_contact_cached(
     margin: Real,
     cache: &mut Option<AxisCache>,
 ) -> Option<Contact> {
-    match (a, b) {
-        (Volume::Hull(_), Volume::Hull(_) | Volume::Obb(_)) | (Volume::Obb(_), Volume::Hull(_)) => {
-            polyhedra_contact(a, b, margin, Some(cache))
-        }
-        _ => {
-            *cache = None;
-            volume_contact_within(a, b, margin)
-        }
+    if let Some((pa, pb, frame)) = polyhedra(a, b) {
+        return poly_poly_contact_cached(&pa, &pb, margin, cache).map(|c| c.placed(&frame));
     }
+    *cache = None;
+    volume_contact_within(a, b, margin)
 }
 
 /// Whether two world-space volumes intersect (touching counts).

@@ -178,8 +178,7 @@ impl<'a> Poly<'a> {
 
     /// One half-edge of each edge (the one below its twin).
     fn unique_edges(&self) -> impl Iterator<Item = usize> + '_ {
-        let edges = self.topology.half_edges();
-        (0..edges.len()).filter(move |&e| e < usize::from(edges[e].twin))
+        (self.topology.edge_list().iter()).map(|e| usize::from(e.half_edge))
     }
 
     /// The normals of the two faces at half-edge `e` (its own, its twin's).
@@ -363,26 +362,14 @@ impl Poly<'_> {
         floor: Real,
     ) -> impl Iterator<Item = EdgeData> + 's {
         let reach = floor + other.inner;
-        self.topology.edge_list().iter().filter_map(move |e| {
-            let p = self.vertices[usize::from(e.start)];
-            let (u, v) = (
-                self.normals[usize::from(e.face)],
-                self.normals[usize::from(e.twin_face)],
-            );
-            let w = other.centre - p;
-            let most = u.dot(&w).max(v.dot(&w));
-            let kept = if most <= 0.0 {
+        self.all_edges().filter(move |e| {
+            let w = other.centre - e.p;
+            let most = e.u.dot(&w).max(e.v.dot(&w));
+            if most <= 0.0 {
                 most >= reach
             } else {
                 reach <= 0.0 || w.norm_squared() >= reach * reach
-            };
-            kept.then(|| EdgeData {
-                index: usize::from(e.half_edge),
-                p,
-                d: self.vertices[usize::from(e.end)] - p,
-                u,
-                v,
-            })
+            }
         })
     }
 
@@ -553,7 +540,7 @@ fn edge_query_in(
                 let dba = v0[k] * ea.d.x + v1[k] * ea.d.y + v2[k] * ea.d.z;
                 let adc = ea.u.x * d0[k] + ea.u.y * d1[k] + ea.u.z * d2[k];
                 let bdc = ea.v.x * d0[k] + ea.v.y * d1[k] + ea.v.z * d2[k];
-                out[k] = u8::from((cba * dba < 0.0) & (adc * bdc < 0.0) & (cba * bdc < 0.0));
+                out[k] = u8::from(arcs_cross(cba, dba, adc, bdc));
             }
         }
         // The crossing edges of `b`, in order: eight flags a word, skipping the words with
@@ -571,6 +558,14 @@ fn edge_query_in(
         }
     }
     best
+}
+
+/// Whether the arcs of two edges cross on the Gauss map (Box3D's form): `cba` and `dba` are
+/// the second edge's face normals dotted with the first edge's direction, `adc` and `bdc` the
+/// first's normals with the second's direction. Branch free, for the edge query's lanes.
+#[inline]
+pub(crate) fn arcs_cross(cba: Real, dba: Real, adc: Real, bdc: Real) -> bool {
+    (cba * dba < 0.0) & (adc * bdc < 0.0) & (cba * bdc < 0.0)
 }
 
 /// The axis of two solids' edges: `a`'s half-edge `ea` from `pa` along `da` and `b`'s `eb`

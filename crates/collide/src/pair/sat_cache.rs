@@ -18,8 +18,8 @@
 //! never read a cache; only [`crate::volume_contact_cached`] does.
 
 use super::hull::{
-    Poly, contact_and_axis, edge_manifold, face_contact, face_manifold, least_separation,
-    sat_or_apart,
+    Poly, arcs_cross, contact_and_axis, edge_axis, edge_manifold, face_contact, face_manifold,
+    least_separation, sat_or_apart,
 };
 use crate::contact::Contact;
 use geom::{Point3, Real};
@@ -159,10 +159,10 @@ fn edges(
     let ((ua, va), (ub, vb)) = (a.edge_normals(ea), b.edge_normals(eb));
     let (cba, dba) = (ub.dot(&da), vb.dot(&da));
     let (adc, bdc) = (ua.dot(&db), va.dot(&db));
-    if !(cba * dba < 0.0 && adc * bdc < 0.0 && cba * bdc < 0.0) {
+    if !arcs_cross(cba, dba, adc, bdc) {
         return Cached::Stale;
     }
-    let Some(axis) = super::hull::edge_axis(a, (ea, pa, &da), (eb, pb, &db)) else {
+    let Some(axis) = edge_axis(a, (ea, pa, &da), (eb, pb, &db)) else {
         return Cached::Stale;
     };
     if axis.separation > margin {
