@@ -511,12 +511,7 @@ fn filters_and_sensors_save_hash_and_refuse_hostile_snapshots() {
             "colliders",
         ),
     ];
-    for (edit, field) in spoil {
-        let mut snapshot = good.clone();
-        edit(&mut snapshot);
-        let error = World::from_snapshot(snapshot).unwrap_err().to_string();
-        assert!(error.contains(field), "{field}: {error}");
-    }
+    common::spoiled_snapshots_are_refused_by_name(&good, spoil);
 }
 
 #[test]

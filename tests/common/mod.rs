@@ -90,3 +90,20 @@ pub fn hash_on_any_thread_count(steps: usize, build: impl Fn() -> World + Sync) 
     assert_eq!(run(2, SolverLanes::One), hash, "two threads, one lane");
     hash
 }
+
+/// Each case spoils a copy of `good` with its edit; every copy must be refused by
+/// `World::from_snapshot` with an error that names the case's field.
+#[allow(dead_code)] // not every test file uses it
+pub fn spoiled_snapshots_are_refused_by_name<F: Fn(&mut Snapshot)>(
+    good: &Snapshot,
+    cases: impl IntoIterator<Item = (F, &'static str)>,
+) {
+    for (spoil, field) in cases {
+        let mut snapshot = good.clone();
+        spoil(&mut snapshot);
+        let Err(error) = World::from_snapshot(snapshot) else {
+            panic!("{field}: accepted");
+        };
+        assert!(error.to_string().contains(field), "{field}: {error}");
+    }
+}
