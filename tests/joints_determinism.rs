@@ -118,11 +118,16 @@ fn the_same_bits_on_one_two_or_three_threads_and_at_every_lane_width() {
 }
 
 /// The hashes of `steps` steps of the world `build` makes, alone and on crews of 2, 3 and 8
-/// threads (more than this machine's cores), are the same.
+/// threads (more than this machine's cores), and alone at one and four lanes (the default is
+/// the widest: the plain ball and sockets of wide levels are solved in lanes, `BallBatch`),
+/// are the same.
 fn same_bits_on_any_crew(steps: usize, build: impl Fn() -> World + Sync) {
-    let run = |threads: usize| {
+    let hashes = |threads: usize, lanes: Option<SolverLanes>| {
         on_threads(threads, || {
             let mut world = build();
+            if let Some(lanes) = lanes {
+                world.set_solver_lanes(lanes);
+            }
             (0..steps)
                 .map(|_| {
                     world.step();
@@ -131,9 +136,20 @@ fn same_bits_on_any_crew(steps: usize, build: impl Fn() -> World + Sync) {
                 .collect::<Vec<_>>()
         })
     };
-    let alone = run(1);
+    let alone = hashes(1, None);
     for threads in [2, 3, 8] {
-        assert_eq!(run(threads), alone, "{threads} threads differ from one");
+        assert_eq!(
+            hashes(threads, None),
+            alone,
+            "{threads} threads differ from one"
+        );
+    }
+    for lanes in [SolverLanes::One, SolverLanes::Four] {
+        assert_eq!(
+            hashes(1, Some(lanes)),
+            alone,
+            "{lanes:?} differs from the widest"
+        );
     }
 }
 

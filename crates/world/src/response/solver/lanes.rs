@@ -38,6 +38,8 @@ pub(crate) trait Lane:
     type Rows: Copy + Default + AsRef<[[Real; 4]]> + AsMut<[[Real; 4]]>;
 
     fn splat(x: Real) -> Self;
+    /// Lane `i` from `f(i)`.
+    fn from_fn(f: impl FnMut(usize) -> Real) -> Self;
     fn lane(self, i: usize) -> Real;
     fn set_lane(&mut self, i: usize, x: Real);
     /// `a > b ? a : b` per lane (SSE's `maxps`).
@@ -76,6 +78,10 @@ impl Lane for f32 {
     #[inline]
     fn splat(x: Real) -> Self {
         x
+    }
+    #[inline]
+    fn from_fn(mut f: impl FnMut(usize) -> Real) -> Self {
+        f(0)
     }
     #[inline]
     fn lane(self, _: usize) -> Real {
@@ -141,6 +147,10 @@ macro_rules! wide_lane_ops {
         #[inline]
         fn splat(x: Real) -> Self {
             $t::splat(x)
+        }
+        #[inline]
+        fn from_fn(f: impl FnMut(usize) -> Real) -> Self {
+            $t::new(std::array::from_fn(f))
         }
         #[inline]
         fn lane(self, i: usize) -> Real {
@@ -305,6 +315,29 @@ mod avx {
     }
 }
 
+/// A 3x3 matrix of lanes, `m[row][column]`.
+pub(crate) type M3<L> = [[L; 3]; 3];
+
+/// `m v`, in nalgebra's order: `(m[r][0] v.x + m[r][1] v.y) + m[r][2] v.z`.
+#[inline]
+pub(crate) fn mul3<L: Lane>(m: &M3<L>, v: &V3<L>) -> V3<L> {
+    let row = |r: &[L; 3]| r[0] * v.x + r[1] * v.y + r[2] * v.z;
+    V3 {
+        x: row(&m[0]),
+        y: row(&m[1]),
+        z: row(&m[2]),
+    }
+}
+
+/// `a b`, in nalgebra's order (each column of the product is `a` times `b`'s column, as
+/// [`mul3`]).
+#[inline]
+pub(crate) fn mul33<L: Lane>(a: &M3<L>, b: &M3<L>) -> M3<L> {
+    std::array::from_fn(|r| {
+        std::array::from_fn(|c| a[r][0] * b[0][c] + a[r][1] * b[1][c] + a[r][2] * b[2][c])
+    })
+}
+
 /// A 3-vector of lanes.
 #[derive(Debug, Clone, Copy, Default)]
 pub(crate) struct V3<L> {
@@ -320,6 +353,15 @@ impl<L: Lane> V3<L> {
             x: L::splat(x),
             y: L::splat(x),
             z: L::splat(x),
+        }
+    }
+    /// Lane `i` from `f(i)`, component by component.
+    #[inline]
+    pub(crate) fn from_fn(f: impl Fn(usize) -> Vector3) -> Self {
+        Self {
+            x: L::from_fn(|i| f(i).x),
+            y: L::from_fn(|i| f(i).y),
+            z: L::from_fn(|i| f(i).z),
         }
     }
     #[inline]

@@ -184,47 +184,39 @@ impl Solver {
     /// past the highest of the joints before it (in handle order) that move one of its bodies,
     /// so that no two joints of a level move the same body, and a pass over the levels in
     /// order gives each joint the velocities the pass one at a time in handle order gives it:
-    /// the same bits, with a level's joints on several threads at once.
-    ///
-    /// Only a crew reads them: on one thread every group gets no level (`[0]`).
+    /// the same bits, with a level's joints side by side (in lanes, `BallBatch`, or on several
+    /// threads at once). Within a level the plain ball and sockets come first (the joints a
+    /// `BallBatch` can solve), then the others, each in handle order: a group's levels are
+    /// two entries each in `joint_levels`, where its balls and where its others start, then
+    /// the group's count.
     fn level_joints(&mut self) {
         self.joint_order.clear();
         self.joint_levels.clear();
         self.joint_level_groups.clear();
-        #[cfg(feature = "parallel")]
-        let crews = rayon::current_num_threads() > 1;
-        #[cfg(not(feature = "parallel"))]
-        let crews = false;
         let mut next = std::mem::take(&mut self.level_scratch);
+        let mut keys = Vec::new();
         for (group, range) in self.joint_groups.iter().enumerate() {
             let joints = &self.joints[range.clone()];
-            if !crews || joints.is_empty() {
-                self.joint_levels.push(0);
-                let end = self.joint_levels.len();
-                self.joint_level_groups.push(end - 1..end);
-                continue;
-            }
+            let first = self.joint_levels.len();
             let slots = self.groups[group].len();
-            // Per slot, the level after the last joint that moves it.
+            // Per slot, the level after the last joint that moves it; per joint, its level
+            // twice over, one more for a joint that is not a plain ball.
             next.clear();
             next.resize(slots, 0);
-            let levels: Vec<u32> = joints
-                .iter()
-                .map(|joint| {
-                    let moved = joint.moved();
-                    let level = moved.iter().flatten().map(|&s| next[s]).max().unwrap_or(0);
-                    for &slot in moved.iter().flatten() {
-                        next[slot] = level + 1;
-                    }
-                    level
-                })
-                .collect();
-            let count = levels.iter().max().map_or(0, |&l| l as usize + 1);
-            // A counting sort by level, handle order within each.
-            let first = self.joint_levels.len();
+            keys.clear();
+            keys.extend(joints.iter().map(|joint| {
+                let moved = joint.moved();
+                let level = moved.iter().flatten().map(|&s| next[s]).max().unwrap_or(0);
+                for &slot in moved.iter().flatten() {
+                    next[slot] = level + 1;
+                }
+                2 * level + u32::from(!joint.is_ball())
+            }));
+            // A counting sort by key, handle order within each.
+            let count = keys.iter().max().map_or(0, |&k| (k as usize) / 2 * 2 + 2);
             let mut starts = vec![0u32; count + 1];
-            for &level in &levels {
-                starts[level as usize + 1] += 1;
+            for &key in &keys {
+                starts[key as usize + 1] += 1;
             }
             for k in 0..count {
                 starts[k + 1] += starts[k];
@@ -232,9 +224,9 @@ impl Solver {
             let base = self.joint_order.len();
             self.joint_order.resize(base + joints.len(), 0);
             let mut at = starts.clone();
-            for (k, &level) in levels.iter().enumerate() {
-                self.joint_order[base + at[level as usize] as usize] = k as u32;
-                at[level as usize] += 1;
+            for (k, &key) in keys.iter().enumerate() {
+                self.joint_order[base + at[key as usize] as usize] = k as u32;
+                at[key as usize] += 1;
             }
             self.joint_levels.extend_from_slice(&starts);
             self.joint_level_groups.push(first..self.joint_levels.len());

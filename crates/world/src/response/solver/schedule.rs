@@ -19,6 +19,7 @@ use super::body::SolverBody;
 use super::color::{COLORS, Coloring};
 use super::contact::{Batch, Moved};
 use super::crew::Member;
+use super::joint::BallBatches;
 use super::lanes::Lane;
 use super::shared::Shared;
 use std::ops::Range;
@@ -50,16 +51,23 @@ impl<L: Lane> Clone for Batches<L> {
     }
 }
 
-/// Buffers of batches, each lent to one group at a time. Which buffer a group gets (on several
-/// threads, whichever is free) changes nothing: filling a batch writes everything its stages
-/// read.
+/// Buffers of batches (the contacts' and the ball joints'), each lent to one group at a time.
+/// Which buffer a group gets (on several threads, whichever is free) changes nothing: filling
+/// a batch writes everything its stages read.
 #[derive(Debug, Default)]
-pub(crate) struct Pool<L: Lane>(Mutex<Vec<Vec<Batch<L>>>>);
+pub(crate) struct Pool<L: Lane>(Mutex<Vec<Buffer<L>>>);
+
+/// One buffer of a [`Pool`].
+#[derive(Debug, Default)]
+struct Buffer<L: Lane> {
+    batches: Vec<Batch<L>>,
+    balls: BallBatches<L>,
+}
 
 impl<L: Lane> Pool<L> {
     /// The buffers (a panic elsewhere while one was lent leaves them usable: a buffer's
     /// content is refilled before use).
-    fn lock(&self) -> std::sync::MutexGuard<'_, Vec<Vec<Batch<L>>>> {
+    fn lock(&self) -> std::sync::MutexGuard<'_, Vec<Buffer<L>>> {
         self.0.lock().unwrap_or_else(|e| e.into_inner())
     }
 }
@@ -76,23 +84,24 @@ impl GroupPlan {
         self.starts[COLORS + 1]
     }
 
-    /// Runs `work` on the group's batches, in a buffer borrowed from `pool` (holding whatever
-    /// it last held: `work` fills them first).
+    /// Runs `work` on the group's batches and a buffer for its ball joints' (`BallBatches`),
+    /// borrowed from `pool` (holding whatever they last held: `work` fills them first).
     pub(crate) fn with_batches<L: Lane, R>(
         self,
         pool: &Pool<L>,
-        work: impl FnOnce(GroupBatches<'_, L>) -> R,
+        work: impl FnOnce(GroupBatches<'_, L>, &mut BallBatches<L>) -> R,
     ) -> R {
         let mut buffer = pool.lock().pop().unwrap_or_default();
         let len = self.len();
         // Grown, never shrunk: a batch's boxes are allocated once and kept.
-        if buffer.len() < len {
-            buffer.resize_with(len, Batch::default);
+        if buffer.batches.len() < len {
+            buffer.batches.resize_with(len, Batch::default);
         }
-        let result = work(GroupBatches {
-            batches: Shared::new(&mut buffer[..len]),
+        let batches = GroupBatches {
+            batches: Shared::new(&mut buffer.batches[..len]),
             starts: self.starts,
-        });
+        };
+        let result = work(batches, &mut buffer.balls);
         pool.lock().push(buffer);
         result
     }

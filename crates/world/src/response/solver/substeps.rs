@@ -50,6 +50,13 @@ impl JointBodies for Crewed<'_, '_> {
         let (state, jointed) = unsafe { (self.states.get_mut(slot), self.jointed.get_mut(slot)) };
         joint::set_velocities(state, jointed, linvel, angvel);
     }
+
+    #[inline(always)]
+    fn set_changed(&mut self, slot: usize, linvel: Vector3, angvel: Vector3, change: [Vector3; 2]) {
+        // SAFETY: as `set`.
+        let (state, jointed) = unsafe { (self.states.get_mut(slot), self.jointed.get_mut(slot)) };
+        joint::set_changed(state, jointed, [linvel, angvel], change);
+    }
 }
 
 /// One group's share of a solve: its bodies' states and velocities after the velocity update
@@ -111,12 +118,17 @@ impl Steps<'_> {
         let first = slots.start as u32;
         let bodies = self.bodies.slice(slots);
         let (states, uncontacted) = (Shared::new(states), Shared::new(uncontacted));
-        let (jointed, joints) = (Shared::new(jointed), Shared::new(joints));
+        let jointed = Shared::new(jointed);
         let ids = Shared::new(ids);
-        let has_joints = joints.len() > 0;
+        let has_joints = !joints.is_empty();
         let settings = &self.settings;
         let width = L::WIDTH;
-        plan.with_batches(pool, |batches| {
+        plan.with_batches(pool, |batches, balls| {
+            // The plain ball and sockets of wide enough levels in batches of their own.
+            let layout = balls.lay_out(joint_levels, joint_order);
+            let (ball_starts, ball_members, loose) = (layout.starts, layout.members, layout.loose);
+            let balls = Shared::new(layout.batches);
+            let joints = Shared::new(joints);
             // Every block of slots: a velocity or position update.
             let each_body = |member: &mut Member<'_>, update: &(dyn Fn(Range<usize>) + Sync)| {
                 let len = states.len();
@@ -124,42 +136,71 @@ impl Steps<'_> {
                     update(b * BODY_BLOCK..(b * BODY_BLOCK + BODY_BLOCK).min(len));
                 });
             };
-            // A pass over the joints: one at a time in handle order alone, or level by level
-            // on a crew, each level's joints in blocks (the same bits: `place::level_joints`),
-            // where the levels are wide enough that the wait after each costs little beside
-            // it. (Box3D's joint grid, 19,800 joints in 395 levels: the levels on two threads
-            // took its solve from 1,193 to 1,501 ms.)
-            let level_count = joint_levels.len().saturating_sub(1);
+            // A pass over the joints, level by level (the same bits as one at a time in handle
+            // order: `place::level_joints`), each level's batches of balls, then its other
+            // joints one at a time; alone, or on a crew, each level's batches and joints in
+            // blocks, where the levels are wide enough that the wait after each costs little
+            // beside it. (Box3D's joint grid, 19,800 joints in 395 levels: the levels on two
+            // threads took its solve from 1,193 to 1,501 ms before the batches.)
+            let level_count = joint_levels.len() / 2;
             let levels_pay =
                 threads > 1 && level_count > 0 && joints.len() >= WIDE_LEVEL * level_count;
+            // Per level: its batches, and its joints solved one at a time.
+            let level = |l: usize| {
+                let batches = ball_starts[l] as usize..ball_starts[l + 1] as usize;
+                let (start, others) = (joint_levels[2 * l], joint_levels[2 * l + 1]);
+                let alone = if batches.is_empty() { start } else { others };
+                (batches, alone as usize..joint_levels[2 * l + 2] as usize)
+            };
+            let (soft_of, warm_of) = (|pass| pass == Pass::Soft, |pass| pass == Pass::Warm);
             let joint_pass = |member: &mut Member<'_>, pass: Pass, iterations: u32| {
                 if !has_joints {
                     return;
                 }
+                let (soft, warm) = (soft_of(pass), warm_of(pass));
                 if !levels_pay {
                     member.alone(|| {
                         // SAFETY: a stage of one block.
-                        let (joints, states, jointed) =
-                            unsafe { (joints.all(), states.all(), jointed.all()) };
+                        let (joints, states, jointed, balls) =
+                            unsafe { (joints.all(), states.all(), jointed.all(), balls.all()) };
                         let mut bodies = Owned { states, jointed };
                         for _ in 0..iterations {
-                            for joint in joints.iter_mut() {
-                                joint.pass(&mut bodies, pass);
+                            for l in 0..level_count {
+                                let (batches, alone) = level(l);
+                                for batch in &mut balls[batches] {
+                                    batch.pass(&mut bodies, soft, warm);
+                                }
+                                for &k in &joint_order[alone] {
+                                    joints[k as usize].pass(&mut bodies, pass);
+                                }
                             }
                         }
                     });
                     return;
                 }
+                let batch_block = (JOINT_BLOCK / width).max(1);
                 for _ in 0..iterations {
-                    for level in joint_levels.windows(2) {
-                        let (first, end) = (level[0] as usize, level[1] as usize);
-                        member.stage((end - first).div_ceil(JOINT_BLOCK), |b| {
-                            let start = first + b * JOINT_BLOCK;
+                    for l in 0..level_count {
+                        let (batches, alone) = level(l);
+                        let batch_blocks = batches.len().div_ceil(batch_block);
+                        let blocks = batch_blocks + alone.len().div_ceil(JOINT_BLOCK);
+                        member.stage(blocks, |b| {
                             let mut bodies = Crewed {
                                 states: &states,
                                 jointed: &jointed,
                             };
-                            for &k in &joint_order[start..(start + JOINT_BLOCK).min(end)] {
+                            if b < batch_blocks {
+                                let start = batches.start + b * batch_block;
+                                let range = start..(start + batch_block).min(batches.end);
+                                // SAFETY: each batch of the level is in one block, and the
+                                // level's joints move disjoint bodies.
+                                for batch in unsafe { balls.slice(range) } {
+                                    batch.pass(&mut bodies, soft, warm);
+                                }
+                                return;
+                            }
+                            let start = alone.start + (b - batch_blocks) * JOINT_BLOCK;
+                            for &k in &joint_order[start..(start + JOINT_BLOCK).min(alone.end)] {
                                 // SAFETY: each joint of the level is in one block.
                                 let joint = unsafe { joints.get_mut(k as usize) };
                                 joint.pass(&mut bodies, pass);
@@ -168,6 +209,30 @@ impl Steps<'_> {
                     }
                 }
             };
+            let ball_block = (JOINT_BLOCK / width).max(1);
+            let ball_blocks = balls.len().div_ceil(ball_block);
+            // The joints' anchors and effective masses as the bodies are now: the batches',
+            // then the others'.
+            let count = loose.len();
+            let refresh = |member: &mut Member<'_>| {
+                member.stage(ball_blocks + count.div_ceil(JOINT_BLOCK), |b| {
+                    // SAFETY: nobody writes the states.
+                    let states = unsafe { states.as_slice() };
+                    if b < ball_blocks {
+                        let range = b * ball_block..(b * ball_block + ball_block).min(balls.len());
+                        // SAFETY: the block's own batches.
+                        for batch in unsafe { balls.slice(range) } {
+                            batch.refresh(states);
+                        }
+                        return;
+                    }
+                    let b = b - ball_blocks;
+                    for &k in &loose[b * JOINT_BLOCK..(b * JOINT_BLOCK + JOINT_BLOCK).min(count)] {
+                        // SAFETY: the block's own joints.
+                        unsafe { joints.get_mut(k as usize) }.refresh_from(states);
+                    }
+                });
+            };
             let program = |member: &mut Member<'_>| {
                 batches.each(member, |k, batch| {
                     let lanes = k * width..(k + 1) * width;
@@ -175,6 +240,17 @@ impl Steps<'_> {
                     let (ids, states) = unsafe { (ids.slice(lanes.clone()), states.as_slice()) };
                     self.gather.fill(batch, ids, &members[lanes], states, first);
                 });
+                member.stage(ball_blocks, |b| {
+                    let range = b * ball_block..(b * ball_block + ball_block).min(balls.len());
+                    // SAFETY: the block's own batches; nobody writes the joints in this stage.
+                    let (batches, joints) =
+                        unsafe { (balls.slice(range.clone()), joints.as_slice()) };
+                    for (batch, k) in batches.iter_mut().zip(range) {
+                        let places = ball_members[k].start as usize..ball_members[k].end as usize;
+                        batch.fill(joints, &joint_order[places]);
+                    }
+                });
+                refresh(member);
                 for substep in 0..self.substeps {
                     let first_substep = substep == 0;
                     each_body(member, &|range| {
@@ -217,13 +293,7 @@ impl Steps<'_> {
                         let bodies = bodies.slice(range);
                         integrate_positions(states_block, &bodies, self.h, self.max_push_out_speed);
                     });
-                    let count = joints.len();
-                    member.stage(count.div_ceil(JOINT_BLOCK), |b| {
-                        let range = b * JOINT_BLOCK..(b * JOINT_BLOCK + JOINT_BLOCK).min(count);
-                        // SAFETY: the block's own joints; nobody writes the states.
-                        let (joints, states) = unsafe { (joints.slice(range), states.as_slice()) };
-                        joint::refresh(joints, states);
-                    });
+                    refresh(member);
                     joint_pass(member, Pass::Relax, self.joint_iterations);
                     batches.for_each(member, &states, |c, b| {
                         contact::solve::<_, _, false>(c, b, settings)
@@ -236,7 +306,11 @@ impl Steps<'_> {
                 if has_joints {
                     member.alone(|| {
                         // SAFETY: a stage of one block.
-                        let (joints, states) = unsafe { (joints.all(), states.all()) };
+                        let (joints, states, balls) =
+                            unsafe { (joints.all(), states.all(), balls.all()) };
+                        for batch in balls.iter() {
+                            batch.copy_back(joints);
+                        }
                         for joint in joints.iter_mut() {
                             joint.reaction = joint.reaction_of(states, self.h);
                         }
@@ -260,7 +334,7 @@ impl Steps<'_> {
             // The largest stage: the bodies', the batches' or the joints' refresh.
             let blocks = (states.len().div_ceil(BODY_BLOCK))
                 .max(batches.len().div_ceil(BLOCK / width))
-                .max(joints.len().div_ceil(JOINT_BLOCK));
+                .max(ball_blocks + joints.len().div_ceil(JOINT_BLOCK));
             crew::run(threads, blocks, program);
         });
     }

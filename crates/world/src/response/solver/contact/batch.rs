@@ -19,13 +19,12 @@
 
 use crate::response::solver::body::SolverBody;
 use crate::response::solver::lanes::{Lane, V3, Which};
+pub(super) use crate::response::solver::lanes::{M3, mul3};
 use crate::response::solver::shared::{Bodies, Shared};
 use geom::Real;
 
 /// A 2x2 matrix of lanes, `m[row][column]`.
 pub(super) type M2<L> = [[L; 2]; 2];
-/// A 3x3 matrix of lanes, `m[row][column]`.
-pub(super) type M3<L> = [[L; 3]; 3];
 
 /// `m v`, in nalgebra's order: `m[r][0] v0 + m[r][1] v1`.
 #[inline]
@@ -34,17 +33,6 @@ pub(super) fn mul2<L: Lane>(m: &M2<L>, v: &[L; 2]) -> [L; 2] {
         m[0][0] * v[0] + m[0][1] * v[1],
         m[1][0] * v[0] + m[1][1] * v[1],
     ]
-}
-
-/// `m v`, in nalgebra's order: `(m[r][0] v.x + m[r][1] v.y) + m[r][2] v.z`.
-#[inline]
-pub(super) fn mul3<L: Lane>(m: &M3<L>, v: &V3<L>) -> V3<L> {
-    let row = |r: &[L; 3]| r[0] * v.x + r[1] * v.y + r[2] * v.z;
-    V3 {
-        x: row(&m[0]),
-        y: row(&m[1]),
-        z: row(&m[2]),
-    }
 }
 
 /// One point slot of a batch: a point's non-penetration row per lane (see `contact`).

@@ -12,6 +12,7 @@
 //! Later substeps' warm start is the per-body one of the contacts (`integrate_velocities`),
 //! which carries the joints' last substep too.
 
+mod balls;
 mod kinds;
 mod rows;
 
@@ -19,6 +20,7 @@ use super::body::SolverBody;
 use super::soft::Softness;
 use crate::body::RigidBody;
 use crate::joint::{Joint, JointImpulses, JointKind, Spring};
+pub(crate) use balls::BallBatches;
 use geom::{Matrix3, Real, UnitQuaternion, Vector3};
 pub(crate) use kinds::Pass;
 use kinds::{Coefficients, Geometry, Rows};
@@ -75,7 +77,8 @@ pub(crate) struct JointConstraint {
 impl JointConstraint {
     /// The constraint of `joint` between bodies `a` and `b` (their solver states `states`), at
     /// `slots` of its group (`own`: whether each is a moving body's own slot), for a substep
-    /// of `h`.
+    /// of `h`. Its anchors and effective mass are made by its first [`refresh`], the solve's
+    /// first stage.
     pub(crate) fn new(
         joint: &Joint,
         [a, b]: [&RigidBody; 2],
@@ -124,9 +127,10 @@ impl JointConstraint {
             impulses: joint.impulses,
             reaction: [Vector3::zeros(); 2],
         };
-        let swing = (qa * Vector3::z()).cross(&(qb * Vector3::z()));
-        constraint.coefficients.swing_axis = (swing.norm() > 1e-6).then(|| swing.normalize());
-        constraint.refresh([sa, sb]);
+        if let JointKind::Spherical { cone: Some(_), .. } = joint.kind {
+            let swing = (qa * Vector3::z()).cross(&(qb * Vector3::z()));
+            constraint.coefficients.swing_axis = (swing.norm() > 1e-6).then(|| swing.normalize());
+        }
         constraint
     }
 
@@ -153,6 +157,19 @@ impl JointConstraint {
             - sb * ib * sb;
         self.anchor_mass = k.try_inverse().unwrap_or_else(Matrix3::zeros);
         self.geometry = Geometry { qa, qb, ra, rb, d };
+    }
+
+    /// Whether it is a plain ball and socket (no cone, twist or friction: its anchors only),
+    /// which a `BallBatch` can solve.
+    pub(crate) fn is_ball(&self) -> bool {
+        !self.turns
+    }
+
+    /// After the positions move: its frames and anchors as they are now, from its group's
+    /// `states`.
+    pub(crate) fn refresh_from(&mut self, states: &[SolverBody]) {
+        let [i, j] = self.slots.map(|s| s as usize);
+        self.refresh([&states[i], &states[j]]);
     }
 
     /// The slots of its bodies that it moves (its own: not the group's fixed state).
@@ -287,20 +304,15 @@ fn coefficients(kind: &JointKind, softness: &Spring, h: Real) -> Coefficients {
     }
 }
 
-/// After the positions move: every joint's frames and anchors as they are now.
-pub(crate) fn refresh(joints: &mut [JointConstraint], states: &[SolverBody]) {
-    for joint in joints {
-        let [i, j] = joint.slots.map(|s| s as usize);
-        joint.refresh([&states[i], &states[j]]);
-    }
-}
-
 /// Where a joint's pass reads its bodies' velocities and writes them, gathering what it
 /// changed per slot (see `integrate_velocities`).
 pub(crate) trait JointBodies {
     fn state(&self, slot: usize) -> &SolverBody;
     /// Sets the body's velocities, and adds what they changed by to its `jointed` entry.
     fn set(&mut self, slot: usize, linvel: Vector3, angvel: Vector3);
+    /// [`JointBodies::set`] where what they change by, `[linear, angular]`, is known (the same
+    /// bits: the new velocities less the state's).
+    fn set_changed(&mut self, slot: usize, linvel: Vector3, angvel: Vector3, change: [Vector3; 2]);
 }
 
 /// The group's states and `jointed` on this thread alone.
@@ -324,6 +336,16 @@ impl JointBodies for Owned<'_> {
             angvel,
         );
     }
+
+    #[inline(always)]
+    fn set_changed(&mut self, slot: usize, linvel: Vector3, angvel: Vector3, change: [Vector3; 2]) {
+        set_changed(
+            &mut self.states[slot],
+            &mut self.jointed[slot],
+            [linvel, angvel],
+            change,
+        );
+    }
 }
 
 /// Sets `state`'s velocities and adds what they changed by to `jointed` (what a
@@ -337,6 +359,19 @@ pub(crate) fn set_velocities(
 ) {
     jointed[0] += linvel - state.linvel;
     jointed[1] += angvel - state.angvel;
+    (state.linvel, state.angvel) = (linvel, angvel);
+}
+
+/// What [`set_velocities`] does, with what the velocities change by given.
+#[inline(always)]
+pub(crate) fn set_changed(
+    state: &mut SolverBody,
+    jointed: &mut [Vector3; 2],
+    [linvel, angvel]: [Vector3; 2],
+    [linear, angular]: [Vector3; 2],
+) {
+    jointed[0] += linear;
+    jointed[1] += angular;
     (state.linvel, state.angvel) = (linvel, angvel);
 }
 

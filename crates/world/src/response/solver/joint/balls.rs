@@ -1,0 +1,524 @@
+//! Plain ball and socket joints (a spherical joint without cone, twist or friction: its
+//! anchors only) solved `L::WIDTH` at a time, one per lane ([`BallBatch`]).
+//!
+//! A batch holds joints of one level (`place::level_joints`): no two of them move the same
+//! body, and each sees the velocities the pass one joint at a time in handle order gives it,
+//! so solving them side by side changes nothing. Every lane computes what
+//! `JointConstraint::ball_pass` and `JointConstraint::refresh` compute, operation for
+//! operation in nalgebra's order (`lanes`), so a joint's results are the same bits in a batch
+//! as alone (`tests/solver_determinism.rs` solves jointed scenes at one, four and eight lanes).
+//!
+//! A batch is filled from its joints' constraints once per step (their arms, masses and
+//! impulses as `JointConstraint::new` made them) and keeps its lanes' anchors and effective
+//! mass through the substeps (made and refreshed here, in lanes); its impulses are copied back
+//! at the end of the step (`copy_back`), where the reaction and the store read them.
+
+use super::{JointBodies, JointConstraint};
+use crate::joint::JointImpulses;
+use crate::response::solver::body::SolverBody;
+use crate::response::solver::lanes::{Lane, M3, V3, mul3, mul33};
+use arrayvec::ArrayVec;
+use geom::{Real, Vector3};
+use std::ops::Range;
+
+/// A group's ball batches, level by level, and which of its joints each holds; a buffer lent
+/// to one group at a time (`schedule::Pool`).
+#[derive(Debug, Default)]
+pub(crate) struct BallBatches<L: Lane> {
+    batches: Vec<BallBatch<L>>,
+    /// Per level, where its batches start (then their count).
+    starts: Vec<u32>,
+    /// Per batch, its joints' places in the group's level order.
+    members: Vec<Range<u32>>,
+    /// The group's other joints (by index), which refresh themselves.
+    loose: Vec<u32>,
+}
+
+/// A group's ball batches as [`BallBatches::lay_out`] gives them: per level, where its
+/// batches start, then their count; per batch, its joints' places in level order; the
+/// batches, to fill.
+pub(crate) struct BallLayout<'a, L: Lane> {
+    pub(crate) starts: &'a [u32],
+    pub(crate) members: &'a [Range<u32>],
+    pub(crate) batches: &'a mut [BallBatch<L>],
+    /// The joints of no batch, by index among the group's.
+    pub(crate) loose: &'a [u32],
+}
+
+impl<L: Lane> BallBatches<L> {
+    /// Lays out the batches of a group with `joints` in levels `levels` (`place::level_joints`:
+    /// per level where its balls and its others start in `order`, then the count): a level
+    /// with at least half a batch of balls (and two) has them in batches, `L::WIDTH` to a batch;
+    /// the others are solved one at a time. One lane a batch batches nothing.
+    pub(crate) fn lay_out(&mut self, levels: &[u32], order: &[u32]) -> BallLayout<'_, L> {
+        let width = L::WIDTH;
+        let least = if width == 1 {
+            usize::MAX
+        } else {
+            (width / 2).max(2)
+        };
+        self.starts.clear();
+        self.members.clear();
+        self.loose.clear();
+        self.starts.push(0);
+        for (level, end) in levels.chunks_exact(2).zip(levels.iter().skip(2).step_by(2)) {
+            let (balls, others) = (level[0] as usize..level[1] as usize, level[1] as usize);
+            if balls.len() >= least {
+                for first in balls.clone().step_by(width) {
+                    let end = (first + width).min(balls.end);
+                    self.members.push(first as u32..end as u32);
+                }
+                self.loose.extend_from_slice(&order[others..*end as usize]);
+            } else {
+                self.loose
+                    .extend_from_slice(&order[balls.start..*end as usize]);
+            }
+            self.starts.push(self.members.len() as u32);
+        }
+        let count = self.members.len();
+        if self.batches.len() < count {
+            self.batches.resize_with(count, BallBatch::default);
+        }
+        BallLayout {
+            starts: &self.starts,
+            members: &self.members,
+            batches: &mut self.batches[..count],
+            loose: &self.loose,
+        }
+    }
+}
+
+/// Up to `L::WIDTH` plain ball and socket joints of one level, one per lane. An empty lane
+/// (past `len`) reads the group's fixed state and is never written.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct BallBatch<L: Lane> {
+    /// Per lane, its joint's index among its group's constraints.
+    joints: L::Indices,
+    /// Per lane, the bodies' slots from the group's first.
+    a: L::Indices,
+    b: L::Indices,
+    /// Lanes in use.
+    len: usize,
+    /// `[a, b]`, one bit per lane: whether the joint moves that body (its own slot, not the
+    /// group's fixed state).
+    own: [u32; 2],
+    /// One bit per lane: the joint let go this step (a velocity it made was not finite), so
+    /// its other impulses are cleared as `JointConstraint::commit` clears them.
+    reset: u32,
+    inverse_mass: [L; 2],
+    inverse_inertia: [M3<L>; 2],
+    /// The holding rows' softness in the soft pass: bias rate, mass scale, impulse scale.
+    bias_rate: L,
+    mass_scale: L,
+    impulse_scale: L,
+    /// As `JointConstraint::anchor_mass` and its geometry's `ra`, `rb` and `d`.
+    anchor_mass: M3<L>,
+    ra: V3<L>,
+    rb: V3<L>,
+    d: V3<L>,
+    /// The accumulated impulse on `b` (`a` gets its opposite).
+    impulse: V3<L>,
+    /// The arms and the centres' offset at the start of the step (`JointConstraint::arms`,
+    /// `delta_center`), which the refresh turns and moves.
+    arms: [V3<L>; 2],
+    delta_center: V3<L>,
+}
+
+impl<L: Lane> BallBatch<L> {
+    /// The batch of `joints[k]` for each `k` of `members` (at most `L::WIDTH`, each a plain
+    /// ball and socket); its anchors and effective mass are made by its first
+    /// [`BallBatch::refresh`].
+    pub(crate) fn fill(&mut self, joints: &[JointConstraint], members: &[u32]) {
+        let lanes: ArrayVec<&JointConstraint, 8> =
+            members.iter().map(|&k| &joints[k as usize]).collect();
+        debug_assert!(lanes.iter().all(|j| !j.turns) && lanes.len() <= L::WIDTH);
+        let lanes = &lanes[..];
+        let mut joint_indices = L::Indices::default();
+        joint_indices.as_mut()[..members.len()].copy_from_slice(members);
+        *self = Self {
+            joints: joint_indices,
+            a: indices::<L>(lanes, |j| j.slots[0]),
+            b: indices::<L>(lanes, |j| j.slots[1]),
+            len: lanes.len(),
+            own: [bits(lanes, |j| j.own[0]), bits(lanes, |j| j.own[1])],
+            reset: 0,
+            inverse_mass: [
+                of(lanes, |j| j.inverse_masses[0]),
+                of(lanes, |j| j.inverse_masses[1]),
+            ],
+            inverse_inertia: [0, 1].map(|side| {
+                std::array::from_fn(|r| {
+                    std::array::from_fn(|c| of(lanes, |j| j.inverse_inertias[side][(r, c)]))
+                })
+            }),
+            bias_rate: of(lanes, |j| j.coefficients.hold.bias_rate),
+            mass_scale: of(lanes, |j| j.coefficients.hold.mass_scale),
+            impulse_scale: of(lanes, |j| j.coefficients.hold.impulse_scale),
+            anchor_mass: M3::default(),
+            ra: V3::default(),
+            rb: V3::default(),
+            d: V3::default(),
+            impulse: vector(lanes, |j| j.impulses.linear),
+            arms: [vector(lanes, |j| j.arms[0]), vector(lanes, |j| j.arms[1])],
+            delta_center: vector(lanes, |j| j.delta_center),
+        };
+    }
+
+    /// Its joints' impulses back into their constraints (`joints`, the group's).
+    pub(crate) fn copy_back(&self, joints: &mut [JointConstraint]) {
+        for lane in 0..self.len {
+            let joint = &mut joints[self.joints.as_ref()[lane] as usize];
+            if self.reset & (1 << lane) != 0 {
+                joint.impulses = JointImpulses::default();
+            }
+            joint.impulses.linear = self.impulse.lane(lane);
+        }
+    }
+
+    /// One pass over the batch's joints (`JointConstraint::ball_pass`): the warm start
+    /// (`warm`), or a solve, soft (`soft`) or rigid.
+    #[inline]
+    pub(crate) fn pass<B: JointBodies>(&mut self, bodies: &mut B, soft: bool, warm: bool) {
+        let (va, wa) = velocities::<L, B>(bodies, &self.a);
+        let (vb, wb) = velocities::<L, B>(bodies, &self.b);
+        let (p, impulse) = if warm {
+            (self.impulse, self.impulse)
+        } else {
+            // `vb + wb x rb - va - wa x ra`.
+            let speed = vb
+                .add(&wb.cross(&self.rb))
+                .sub(&va)
+                .sub(&wa.cross(&self.ra));
+            // `rows::point_delta`.
+            let delta = if soft {
+                let biased = speed.add(&self.d.scale(self.bias_rate));
+                neg(&mul3(&self.anchor_mass, &biased))
+                    .scale(self.mass_scale)
+                    .sub(&self.impulse.scale(self.impulse_scale))
+            } else {
+                neg(&mul3(&self.anchor_mass, &speed))
+            };
+            (delta, self.impulse.add(&delta))
+        };
+        let [ma, mb] = self.inverse_mass;
+        let [ia, ib] = &self.inverse_inertia;
+        let old = [(va, wa), (vb, wb)];
+        let va = va.sub(&p.scale(ma));
+        let wa = wa.sub(&mul3(ia, &self.ra.cross(&p)));
+        let vb = vb.add(&p.scale(mb));
+        let wb = wb.add(&mul3(ib, &self.rb.cross(&p)));
+        // `JointConstraint::commit`: one test for all twelve, nalgebra's sum of
+        // `va + wa + vb + wb`; a lane that is not finite writes nothing and lets go.
+        let s = va.add(&wa).add(&vb).add(&wb);
+        let sum = L::splat(0.0) + s.x + s.y + s.z;
+        let finite = sum.abs().lt(L::splat(Real::INFINITY));
+        let used = (1u32 << self.len) - 1;
+        let ok = L::bits(finite) & used;
+        self.impulse = V3::select(finite, &impulse, &V3::splat(0.0));
+        self.reset |= !ok & used;
+        for (side, index, v, w) in [(0, &self.a, va, wa), (1, &self.b, vb, wb)] {
+            let mut write = self.own[side] & ok;
+            if write == 0 {
+                continue;
+            }
+            // The new velocities and what they changed by, lane by lane (`JointBodies::set`).
+            let (old_v, old_w) = &old[side];
+            let velocities = rows::<L>(&v, &w);
+            let changes = rows::<L>(&v.sub(old_v), &w.sub(old_w));
+            while write != 0 {
+                let lane = write.trailing_zeros() as usize;
+                write &= write - 1;
+                let vector = |r: &[L::Rows; 2]| {
+                    let (first, second) = (&r[0].as_ref()[lane], &r[1].as_ref()[lane]);
+                    [
+                        Vector3::new(first[0], first[1], first[2]),
+                        Vector3::new(first[3], second[0], second[1]),
+                    ]
+                };
+                let [linvel, angvel] = vector(&velocities);
+                bodies.set_changed(
+                    index.as_ref()[lane] as usize,
+                    linvel,
+                    angvel,
+                    vector(&changes),
+                );
+            }
+        }
+    }
+
+    /// After the positions move: the anchors, their offset and the effective mass as the
+    /// bodies are now (`JointConstraint::refresh` of a joint that does not turn).
+    pub(crate) fn refresh(&mut self, states: &[SolverBody]) {
+        let (qa, pa) = turns_and_moves::<L>(states, &self.a);
+        let (qb, pb) = turns_and_moves::<L>(states, &self.b);
+        let ra = rotate(&qa, &self.arms[0]);
+        let rb = rotate(&qb, &self.arms[1]);
+        self.d = pb.sub(&pa).add(&self.delta_center).add(&rb).sub(&ra);
+        // `K = (mA + mB) 1 - [rA] IA^-1 [rA] - [rB] IB^-1 [rB]`, then its inverse.
+        let m = self.inverse_mass[0] + self.inverse_mass[1];
+        let (one, zero) = (L::splat(1.0), L::splat(0.0));
+        let scaled_identity: M3<L> = std::array::from_fn(|r| {
+            std::array::from_fn(|c| if r == c { one * m } else { zero * m })
+        });
+        let (sa, sb) = (cross_matrix(&ra), cross_matrix(&rb));
+        let ka = mul33(&mul33(&sa, &self.inverse_inertia[0]), &sa);
+        let kb = mul33(&mul33(&sb, &self.inverse_inertia[1]), &sb);
+        let k: M3<L> = std::array::from_fn(|r| {
+            std::array::from_fn(|c| scaled_identity[r][c] - ka[r][c] - kb[r][c])
+        });
+        self.anchor_mass = inverse(&k);
+        self.ra = ra;
+        self.rb = rb;
+    }
+}
+
+/// Each lane from its joint of `lanes` (zero past the last).
+#[inline(always)]
+fn of<L: Lane>(lanes: &[&JointConstraint], f: impl Fn(&JointConstraint) -> Real) -> L {
+    L::from_fn(|lane| lanes.get(lane).map_or(0.0, |j| f(j)))
+}
+
+/// [`of`] for vectors.
+#[inline(always)]
+fn vector<L: Lane>(lanes: &[&JointConstraint], f: impl Fn(&JointConstraint) -> Vector3) -> V3<L> {
+    V3::from_fn(|lane| lanes.get(lane).map_or(Vector3::zeros(), |j| f(j)))
+}
+
+/// [`of`] for body slots (0, the group's fixed state, past the last).
+#[inline(always)]
+fn indices<L: Lane>(lanes: &[&JointConstraint], f: impl Fn(&JointConstraint) -> u32) -> L::Indices {
+    let mut out = L::Indices::default();
+    for (lane, j) in lanes.iter().enumerate() {
+        out.as_mut()[lane] = f(j);
+    }
+    out
+}
+
+/// One bit per lane of `lanes` where `f` holds.
+#[inline(always)]
+fn bits(lanes: &[&JointConstraint], f: impl Fn(&JointConstraint) -> bool) -> u32 {
+    (lanes.iter().enumerate()).fold(0, |bits, (lane, j)| bits | (u32::from(f(j)) << lane))
+}
+
+fn neg<L: Lane>(v: &V3<L>) -> V3<L> {
+    V3 {
+        x: -v.x,
+        y: -v.y,
+        z: -v.z,
+    }
+}
+
+/// The velocities of the bodies at `index`: the first two of `SolverBody::rows`, per lane.
+#[inline(always)]
+fn velocities<L: Lane, B: JointBodies>(bodies: &B, index: &L::Indices) -> (V3<L>, V3<L>) {
+    let (mut first, mut second) = (L::Rows::default(), L::Rows::default());
+    for (lane, &i) in index.as_ref().iter().enumerate() {
+        let [f, s, _] = bodies.state(i as usize).rows();
+        first.as_mut()[lane] = f;
+        second.as_mut()[lane] = s;
+    }
+    let [vx, vy, vz, wx] = L::from_rows(&first);
+    let [wy, wz, _, _] = L::from_rows(&second);
+    (
+        V3 {
+            x: vx,
+            y: vy,
+            z: vz,
+        },
+        V3 {
+            x: wx,
+            y: wy,
+            z: wz,
+        },
+    )
+}
+
+/// `v` and `w` as the first two of `SolverBody::rows`, by row and then lane.
+#[inline(always)]
+fn rows<L: Lane>(v: &V3<L>, w: &V3<L>) -> [L::Rows; 2] {
+    let (mut first, mut second) = (L::Rows::default(), L::Rows::default());
+    let zero = L::splat(0.0);
+    L::to_rows([v.x, v.y, v.z, w.x], |i, r| first.as_mut()[i] = r);
+    L::to_rows([w.y, w.z, zero, zero], |i, r| second.as_mut()[i] = r);
+    [first, second]
+}
+
+/// A quaternion per lane: its vector part and its scalar.
+struct Quaternions<L> {
+    v: V3<L>,
+    w: L,
+}
+
+/// How far the bodies at `index` have turned and moved since the start of the step.
+fn turns_and_moves<L: Lane>(states: &[SolverBody], index: &L::Indices) -> (Quaternions<L>, V3<L>) {
+    let [mut turns, mut second, mut third] = <[L::Rows; 3]>::default();
+    for (lane, &i) in index.as_ref().iter().enumerate() {
+        let state = &states[i as usize];
+        let c = &state.delta_rotation.coords;
+        turns.as_mut()[lane] = [c.x, c.y, c.z, c.w];
+        let [_, s, t] = state.rows();
+        second.as_mut()[lane] = s;
+        third.as_mut()[lane] = t;
+    }
+    let [x, y, z, w] = L::from_rows(&turns);
+    let [_, _, px, py] = L::from_rows(&second);
+    let [pz, _, _, _] = L::from_rows(&third);
+    (
+        Quaternions {
+            v: V3 { x, y, z },
+            w,
+        },
+        V3 {
+            x: px,
+            y: py,
+            z: pz,
+        },
+    )
+}
+
+/// `q r`, as nalgebra turns a vector by a unit quaternion: `t = 2 (v x r)`, then
+/// `t w + v x t + r`.
+fn rotate<L: Lane>(q: &Quaternions<L>, r: &V3<L>) -> V3<L> {
+    let t = q.v.cross(r).scale(L::splat(2.0));
+    let cross = q.v.cross(&t);
+    t.scale(q.w).add(&cross).add(r)
+}
+
+/// nalgebra's `cross_matrix`: `[v] w = v x w`.
+fn cross_matrix<L: Lane>(v: &V3<L>) -> M3<L> {
+    let zero = L::splat(0.0);
+    [[zero, -v.z, v.y], [v.z, zero, -v.x], [-v.y, v.x, zero]]
+}
+
+/// nalgebra's inverse of a 3x3 matrix (its cofactors over the determinant, in its order), or
+/// zero where the determinant is zero (`unwrap_or_else(Matrix3::zeros)`).
+fn inverse<L: Lane>(m: &M3<L>) -> M3<L> {
+    let [[m11, m12, m13], [m21, m22, m23], [m31, m32, m33]] = *m;
+    let minor_m12_m23 = m22 * m33 - m32 * m23;
+    let minor_m11_m23 = m21 * m33 - m31 * m23;
+    let minor_m11_m22 = m21 * m32 - m31 * m22;
+    let det = m11 * minor_m12_m23 - m12 * minor_m11_m23 + m13 * minor_m11_m22;
+    let singular = det.eq(L::splat(0.0));
+    let out = [
+        [
+            minor_m12_m23 / det,
+            (m13 * m32 - m33 * m12) / det,
+            (m12 * m23 - m22 * m13) / det,
+        ],
+        [
+            -minor_m11_m23 / det,
+            (m11 * m33 - m31 * m13) / det,
+            (m13 * m21 - m23 * m11) / det,
+        ],
+        [
+            minor_m11_m22 / det,
+            (m12 * m31 - m32 * m11) / det,
+            (m11 * m22 - m21 * m12) / det,
+        ],
+    ];
+    let zero = L::splat(0.0);
+    out.map(|row| row.map(|x| L::select(singular, zero, x)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use geom::{Matrix3, UnitQuaternion};
+    use wide::f32x8;
+
+    /// A seeded stream of numbers in `[-1, 1)`.
+    fn numbers(seed: u64) -> impl FnMut() -> Real {
+        let mut s = seed;
+        move || {
+            s = s
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            ((s >> 40) as Real / (1u64 << 24) as Real) * 2.0 - 1.0
+        }
+    }
+
+    /// Sets `lane` of `m` to `value(row, column)`.
+    fn set_matrix<L: Lane>(m: &mut M3<L>, lane: usize, value: impl Fn(usize, usize) -> Real) {
+        for (r, row) in m.iter_mut().enumerate() {
+            for (c, x) in row.iter_mut().enumerate() {
+                x.set_lane(lane, value(r, c));
+            }
+        }
+    }
+
+    fn lanes<const N: usize>(f: impl Fn(usize) -> Matrix3) -> M3<f32x8> {
+        let mut m = M3::<f32x8>::default();
+        for lane in 0..N {
+            let x = f(lane);
+            set_matrix(&mut m, lane, |r, c| x[(r, c)]);
+        }
+        m
+    }
+
+    #[test]
+    fn matrix_algebra_is_nalgebras_to_the_bit() {
+        let mut next = numbers(7);
+        let mut matrix = || Matrix3::from_fn(|_, _| next() * 3.0);
+        let (a, b): (Vec<Matrix3>, Vec<Matrix3>) = (0..8).map(|_| (matrix(), matrix())).unzip();
+        // A singular one in lane 3, a zero in lane 5.
+        let mut a = a;
+        a[3] = Matrix3::new(1.0, 2.0, 3.0, 2.0, 4.0, 6.0, 0.5, 0.25, 1.0);
+        a[5] = Matrix3::zeros();
+        let (la, lb) = (lanes::<8>(|i| a[i]), lanes::<8>(|i| b[i]));
+        let product = mul33(&la, &lb);
+        let inverted = inverse(&la);
+        for lane in 0..8 {
+            let want = a[lane] * b[lane];
+            let inv = a[lane].try_inverse().unwrap_or_else(Matrix3::zeros);
+            for r in 0..3 {
+                for c in 0..3 {
+                    assert_eq!(product[r][c].lane(lane).to_bits(), want[(r, c)].to_bits());
+                    assert_eq!(inverted[r][c].lane(lane).to_bits(), inv[(r, c)].to_bits());
+                }
+            }
+            let v = Vector3::new(b[lane].m11, b[lane].m22, b[lane].m33);
+            let cross = lanes::<8>(|i| {
+                let w = Vector3::new(b[i].m11, b[i].m22, b[i].m33);
+                w.cross_matrix()
+            });
+            let want = v.cross_matrix();
+            for r in 0..3 {
+                for c in 0..3 {
+                    assert_eq!(cross[r][c].lane(lane).to_bits(), want[(r, c)].to_bits());
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn turning_is_nalgebras_to_the_bit() {
+        let mut next = numbers(11);
+        for _ in 0..100 {
+            let qs: Vec<UnitQuaternion> = (0..8)
+                .map(|_| {
+                    UnitQuaternion::from_scaled_axis(Vector3::new(next(), next(), next()) * 3.0)
+                })
+                .collect();
+            let rs: Vec<Vector3> = (0..8)
+                .map(|_| Vector3::new(next(), next(), next()))
+                .collect();
+            let mut q = Quaternions::<f32x8> {
+                v: V3::default(),
+                w: f32x8::default(),
+            };
+            let mut r = V3::<f32x8>::default();
+            for lane in 0..8 {
+                let c = &qs[lane].coords;
+                q.v.set_lane(lane, &Vector3::new(c.x, c.y, c.z));
+                q.w.set_lane(lane, c.w);
+                r.set_lane(lane, &rs[lane]);
+            }
+            let turned = rotate(&q, &r);
+            for lane in 0..8 {
+                let want = qs[lane] * rs[lane];
+                let got = turned.lane(lane);
+                assert_eq!(got.map(Real::to_bits), want.map(Real::to_bits));
+            }
+        }
+    }
+}
