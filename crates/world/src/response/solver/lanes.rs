@@ -38,8 +38,6 @@ pub(crate) trait Lane:
     type Rows: Copy + Default + AsRef<[[Real; 4]]> + AsMut<[[Real; 4]]>;
 
     fn splat(x: Real) -> Self;
-    /// Lane `i` from `f(i)`.
-    fn from_fn(f: impl FnMut(usize) -> Real) -> Self;
     fn lane(self, i: usize) -> Real;
     fn set_lane(&mut self, i: usize, x: Real);
     /// `a > b ? a : b` per lane (SSE's `maxps`).
@@ -78,10 +76,6 @@ impl Lane for f32 {
     #[inline]
     fn splat(x: Real) -> Self {
         x
-    }
-    #[inline]
-    fn from_fn(mut f: impl FnMut(usize) -> Real) -> Self {
-        f(0)
     }
     #[inline]
     fn lane(self, _: usize) -> Real {
@@ -147,10 +141,6 @@ macro_rules! wide_lane_ops {
         #[inline]
         fn splat(x: Real) -> Self {
             $t::splat(x)
-        }
-        #[inline]
-        fn from_fn(f: impl FnMut(usize) -> Real) -> Self {
-            $t::new(std::array::from_fn(f))
         }
         #[inline]
         fn lane(self, i: usize) -> Real {
@@ -353,15 +343,6 @@ impl<L: Lane> V3<L> {
             x: L::splat(x),
             y: L::splat(x),
             z: L::splat(x),
-        }
-    }
-    /// Lane `i` from `f(i)`, component by component.
-    #[inline]
-    pub(crate) fn from_fn(f: impl Fn(usize) -> Vector3) -> Self {
-        Self {
-            x: L::from_fn(|i| f(i).x),
-            y: L::from_fn(|i| f(i).y),
-            z: L::from_fn(|i| f(i).z),
         }
     }
     #[inline]

@@ -17,8 +17,7 @@ use super::{JointBodies, JointConstraint};
 use crate::joint::JointImpulses;
 use crate::response::solver::body::SolverBody;
 use crate::response::solver::lanes::{Lane, M3, V3, mul3, mul33};
-use arrayvec::ArrayVec;
-use geom::{Real, Vector3};
+use geom::{Matrix3, Real, Vector3};
 use std::ops::Range;
 
 /// A group's ball batches, level by level, and which of its joints each holds; a buffer lent
@@ -129,39 +128,56 @@ impl<L: Lane> BallBatch<L> {
     /// ball and socket); its anchors and effective mass are made by its first
     /// [`BallBatch::refresh`].
     pub(crate) fn fill(&mut self, joints: &[JointConstraint], members: &[u32]) {
-        let lanes: ArrayVec<&JointConstraint, 8> =
-            members.iter().map(|&k| &joints[k as usize]).collect();
-        debug_assert!(lanes.iter().all(|j| !j.turns) && lanes.len() <= L::WIDTH);
-        let lanes = &lanes[..];
-        let mut joint_indices = L::Indices::default();
-        joint_indices.as_mut()[..members.len()].copy_from_slice(members);
-        *self = Self {
-            joints: joint_indices,
-            a: indices::<L>(lanes, |j| j.slots[0]),
-            b: indices::<L>(lanes, |j| j.slots[1]),
-            len: lanes.len(),
-            own: [bits(lanes, |j| j.own[0]), bits(lanes, |j| j.own[1])],
-            reset: 0,
-            inverse_mass: [
-                of(lanes, |j| j.inverse_masses[0]),
-                of(lanes, |j| j.inverse_masses[1]),
-            ],
-            inverse_inertia: [0, 1].map(|side| {
-                std::array::from_fn(|r| {
-                    std::array::from_fn(|c| of(lanes, |j| j.inverse_inertias[side][(r, c)]))
-                })
-            }),
-            bias_rate: of(lanes, |j| j.coefficients.hold.bias_rate),
-            mass_scale: of(lanes, |j| j.coefficients.hold.mass_scale),
-            impulse_scale: of(lanes, |j| j.coefficients.hold.impulse_scale),
-            anchor_mass: M3::default(),
-            ra: V3::default(),
-            rb: V3::default(),
-            d: V3::default(),
-            impulse: vector(lanes, |j| j.impulses.linear),
-            arms: [vector(lanes, |j| j.arms[0]), vector(lanes, |j| j.arms[1])],
-            delta_center: vector(lanes, |j| j.delta_center),
-        };
+        debug_assert!(members.len() <= L::WIDTH);
+        self.len = members.len();
+        self.own = [0, 0];
+        self.reset = 0;
+        for lane in 0..L::WIDTH {
+            // An empty lane: the group's fixed state, zeros.
+            let Some(&k) = members.get(lane) else {
+                self.joints.as_mut()[lane] = 0;
+                self.a.as_mut()[lane] = 0;
+                self.b.as_mut()[lane] = 0;
+                self.set_lane(lane, None);
+                continue;
+            };
+            let j = &joints[k as usize];
+            debug_assert!(!j.turns);
+            self.joints.as_mut()[lane] = k;
+            self.a.as_mut()[lane] = j.slots[0];
+            self.b.as_mut()[lane] = j.slots[1];
+            for side in 0..2 {
+                self.own[side] |= u32::from(j.own[side]) << lane;
+            }
+            self.set_lane(lane, Some(j));
+        }
+    }
+
+    /// Sets `lane` to `j`'s arms, masses, softness and impulse (zeros without one).
+    #[inline(always)]
+    fn set_lane(&mut self, lane: usize, j: Option<&JointConstraint>) {
+        let zero = Matrix3::zeros();
+        for side in 0..2 {
+            self.inverse_mass[side].set_lane(lane, j.map_or(0.0, |j| j.inverse_masses[side]));
+            let inertia = j.map_or(&zero, |j| &j.inverse_inertias[side]);
+            for (r, row) in self.inverse_inertia[side].iter_mut().enumerate() {
+                for (c, x) in row.iter_mut().enumerate() {
+                    x.set_lane(lane, inertia[(r, c)]);
+                }
+            }
+            self.arms[side].set_lane(lane, &j.map_or(Vector3::zeros(), |j| j.arms[side]));
+        }
+        let hold = j.map(|j| &j.coefficients.hold);
+        self.bias_rate
+            .set_lane(lane, hold.map_or(0.0, |h| h.bias_rate));
+        self.mass_scale
+            .set_lane(lane, hold.map_or(0.0, |h| h.mass_scale));
+        self.impulse_scale
+            .set_lane(lane, hold.map_or(0.0, |h| h.impulse_scale));
+        self.impulse
+            .set_lane(lane, &j.map_or(Vector3::zeros(), |j| j.impulses.linear));
+        let delta_center = j.map_or(Vector3::zeros(), |j| j.delta_center);
+        self.delta_center.set_lane(lane, &delta_center);
     }
 
     /// Its joints' impulses back into their constraints (`joints`, the group's).
@@ -270,34 +286,6 @@ impl<L: Lane> BallBatch<L> {
         self.ra = ra;
         self.rb = rb;
     }
-}
-
-/// Each lane from its joint of `lanes` (zero past the last).
-#[inline(always)]
-fn of<L: Lane>(lanes: &[&JointConstraint], f: impl Fn(&JointConstraint) -> Real) -> L {
-    L::from_fn(|lane| lanes.get(lane).map_or(0.0, |j| f(j)))
-}
-
-/// [`of`] for vectors.
-#[inline(always)]
-fn vector<L: Lane>(lanes: &[&JointConstraint], f: impl Fn(&JointConstraint) -> Vector3) -> V3<L> {
-    V3::from_fn(|lane| lanes.get(lane).map_or(Vector3::zeros(), |j| f(j)))
-}
-
-/// [`of`] for body slots (0, the group's fixed state, past the last).
-#[inline(always)]
-fn indices<L: Lane>(lanes: &[&JointConstraint], f: impl Fn(&JointConstraint) -> u32) -> L::Indices {
-    let mut out = L::Indices::default();
-    for (lane, j) in lanes.iter().enumerate() {
-        out.as_mut()[lane] = f(j);
-    }
-    out
-}
-
-/// One bit per lane of `lanes` where `f` holds.
-#[inline(always)]
-fn bits(lanes: &[&JointConstraint], f: impl Fn(&JointConstraint) -> bool) -> u32 {
-    (lanes.iter().enumerate()).fold(0, |bits, (lane, j)| bits | (u32::from(f(j)) << lane))
 }
 
 fn neg<L: Lane>(v: &V3<L>) -> V3<L> {
