@@ -1,12 +1,14 @@
 //! Plain ball and socket joints (a spherical joint without cone, twist or friction: its
-//! anchors only) solved `L::WIDTH` at a time, one per lane ([`BallBatch`]).
+//! anchors only) solved `L::WIDTH` at a time, one per lane ([`BallBatch`]): every one of them,
+//! a narrow level's in a batch part full (at one lane, one at a time).
 //!
 //! A batch holds joints of one level (`place::level_joints`): no two of them move the same
 //! body, and each sees the velocities the pass one joint at a time in handle order gives it,
-//! so solving them side by side changes nothing. Every lane computes what
-//! `JointConstraint::ball_pass` and `JointConstraint::refresh` compute, operation for
-//! operation in nalgebra's order (`lanes`), so a joint's results are the same bits in a batch
-//! as alone (`tests/solver_determinism.rs` solves jointed scenes at one, four and eight lanes).
+//! so solving them side by side changes nothing. Every lane computes what the scalar pass
+//! of a plain ball and socket computed before batches (`Motion::point`, `rows::point_delta`,
+//! `JointConstraint::refresh`), operation for operation in nalgebra's order (`lanes`, and the unit tests below), so a joint's results are
+//! the same bits at any width (`tests/joints_determinism.rs` compares one, four and eight
+//! lanes) and as the one-at-a-time pass they replace (the pinned joint hashes).
 //!
 //! A batch is filled from its joints' constraints once per step (their arms, masses and
 //! impulses as `JointConstraint::new` made them) and keeps its lanes' anchors and effective
@@ -45,33 +47,23 @@ pub(crate) struct BallLayout<'a, L: Lane> {
 }
 
 impl<L: Lane> BallBatches<L> {
-    /// Lays out the batches of a group with `joints` in levels `levels` (`place::level_joints`:
-    /// per level where its balls and its others start in `order`, then the count): a level
-    /// with at least half a batch of balls (and two) has them in batches, `L::WIDTH` to a batch;
-    /// the others are solved one at a time. One lane a batch batches nothing.
+    /// Lays out the batches of a group with its joints in levels `levels` (`place::level_joints`:
+    /// per level where its balls and its others start in `order`, then the count): each
+    /// level's balls in batches of `L::WIDTH` (the last of a level part full), the others
+    /// solved one at a time.
     pub(crate) fn lay_out(&mut self, levels: &[u32], order: &[u32]) -> BallLayout<'_, L> {
         let width = L::WIDTH;
-        let least = if width == 1 {
-            usize::MAX
-        } else {
-            (width / 2).max(2)
-        };
         self.starts.clear();
         self.members.clear();
         self.loose.clear();
         self.starts.push(0);
         for (level, end) in levels.chunks_exact(2).zip(levels.iter().skip(2).step_by(2)) {
             let (balls, others) = (level[0] as usize..level[1] as usize, level[1] as usize);
-            if balls.len() >= least {
-                for first in balls.clone().step_by(width) {
-                    let end = (first + width).min(balls.end);
-                    self.members.push(first as u32..end as u32);
-                }
-                self.loose.extend_from_slice(&order[others..*end as usize]);
-            } else {
-                self.loose
-                    .extend_from_slice(&order[balls.start..*end as usize]);
+            for first in balls.clone().step_by(width) {
+                let end = (first + width).min(balls.end);
+                self.members.push(first as u32..end as u32);
             }
+            self.loose.extend_from_slice(&order[others..*end as usize]);
             self.starts.push(self.members.len() as u32);
         }
         let count = self.members.len();
@@ -191,7 +183,7 @@ impl<L: Lane> BallBatch<L> {
         }
     }
 
-    /// One pass over the batch's joints (`JointConstraint::ball_pass`): the warm start
+    /// One pass over the batch's joints (`Motion::point` and `Motion::push_point`): the warm start
     /// (`warm`), or a solve, soft (`soft`) or rigid.
     #[inline]
     pub(crate) fn pass<B: JointBodies>(&mut self, bodies: &mut B, soft: bool, warm: bool) {

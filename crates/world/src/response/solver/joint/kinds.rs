@@ -34,8 +34,10 @@ pub(super) struct Geometry {
     pub(super) d: Vector3,
 }
 
-/// The coefficients a joint's rows are solved with this substep.
+/// The coefficients a joint's rows are solved with this substep (the hold first: a
+/// `BallBatch` reads it alone).
 #[derive(Debug, Clone)]
+#[repr(C)]
 pub(super) struct Coefficients {
     /// The holding rows' softness (soft pass).
     pub(super) hold: Softness,

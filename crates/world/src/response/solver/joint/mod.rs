@@ -35,21 +35,33 @@ use rows::Motion;
 /// two passes, 0.42% and 7 mm/s with four; with 20 (the default), 0.41% and 5 mm/s with two.
 const HOLD_CAP: Real = 0.5;
 
-/// A joint as the solver holds it through a step.
+/// A joint as the solver holds it through a step. Laid out in this order (`repr(C)`) so that
+/// what a `BallBatch` fills its lanes from comes first, in a few cache lines.
 #[derive(Debug, Clone)]
+#[repr(C)]
 pub(crate) struct JointConstraint {
     /// Its bodies' slots, from its group's first; whether each has a slot of its own (a
     /// static or sleeping body shares the group's fixed state, which is never written).
     pub(crate) slots: [u32; 2],
     own: [bool; 2],
-    /// The frames' world rotations and the anchors from the centres of mass at the start of
-    /// the step, and the centres' offset `cB - cA`.
-    rotations: [UnitQuaternion; 2],
+    /// Whether any row reads the frames' rotations (a plain ball and socket does not).
+    turns: bool,
+    /// The bodies' inverse masses.
+    inverse_masses: [Real; 2],
+    /// The anchors from the centres of mass at the start of the step, and the centres'
+    /// offset `cB - cA`.
     arms: [Vector3; 2],
     delta_center: Vector3,
-    kind: JointKind,
+    /// The bodies' world inverse inertias, held for the step (as their solver states hold
+    /// them), kept here to be read with the joint rather than from the states.
+    inverse_inertias: [Matrix3; 2],
+    /// The accumulated impulses (warm started from the joint's).
+    pub(crate) impulses: JointImpulses,
     /// The rows' coefficients for this step's substep.
     coefficients: Coefficients,
+    /// The frames' world rotations at the start of the step.
+    rotations: [UnitQuaternion; 2],
+    kind: JointKind,
     /// The anchor rows' effective mass, `K^-1` with `K = (mA + mB) 1 - [rA] IA^-1 [rA] -
     /// [rB] IB^-1 [rB]`, for the arms as they are this substep (refreshed with them; Box3D
     /// computes it every pass from arms that change only when the positions do, so the same
@@ -58,18 +70,9 @@ pub(crate) struct JointConstraint {
     /// turns 0.08 rad in a step, and the stiff row along the arm then leaks into the soft ones
     /// across it. Zero when nothing can move the anchors.
     anchor_mass: Matrix3,
-    /// The bodies' inverse masses.
-    inverse_masses: [Real; 2],
-    /// Whether any row reads the frames' rotations (a plain ball and socket does not).
-    turns: bool,
-    /// The bodies' world inverse inertias, held for the step (as their solver states hold
-    /// them), kept here to be read with the joint rather than from the states.
-    inverse_inertias: [Matrix3; 2],
     /// The frames and anchors as the bodies' positions are now: they move only when the
-    /// positions do, so are refreshed once per substep ([`refresh`]) rather than every pass.
+    /// positions do, so are refreshed once per substep (`refresh_from`) rather than every pass.
     geometry: Geometry,
-    /// The accumulated impulses (warm started from the joint's).
-    pub(crate) impulses: JointImpulses,
     /// The force and torque on `b` over the step's last substep.
     pub(crate) reaction: [Vector3; 2],
 }
@@ -77,7 +80,7 @@ pub(crate) struct JointConstraint {
 impl JointConstraint {
     /// The constraint of `joint` between bodies `a` and `b` (their solver states `states`), at
     /// `slots` of its group (`own`: whether each is a moving body's own slot), for a substep
-    /// of `h`. Its anchors and effective mass are made by its first [`refresh`], the solve's
+    /// of `h`. Its anchors and effective mass are made by its first `refresh_from`, the solve's
     /// first stage.
     pub(crate) fn new(
         joint: &Joint,
@@ -183,10 +186,8 @@ impl JointConstraint {
         bodies: &mut B,
         pass: Pass,
     ) -> (Vector3, Vector3) {
-        if !self.turns && pass != Pass::Reaction {
-            self.ball_pass(bodies, pass == Pass::Soft, pass == Pass::Warm);
-            return (Vector3::zeros(), Vector3::zeros());
-        }
+        // A plain ball and socket is solved in a `BallBatch`; only its reaction is read here.
+        debug_assert!(self.turns || pass == Pass::Reaction);
         let [i, j] = self.slots.map(|s| s as usize);
         let (a, b) = (bodies.state(i), bodies.state(j));
         let [ia, ib] = &self.inverse_inertias;
@@ -212,9 +213,7 @@ impl JointConstraint {
     /// states (with `write`), and what they changed gathered into `jointed`. Returns false,
     /// writing nothing, when one is not finite: only a hostile world gets there (impulses or
     /// arms near the limits whose sums overflow), and the joint then lets go for this pass
-    /// rather than spread a NaN. Always inlined: called out of line from the plain ball and
-    /// socket's pass, the joint grid stepped 5 to 10% slower (Box3D's protocol, alternated
-    /// runs).
+    /// rather than spread a NaN (`BallBatch::pass` does the same lane by lane).
     #[inline(always)]
     fn commit<B: JointBodies>(
         &mut self,
@@ -236,34 +235,6 @@ impl JointConstraint {
             }
         }
         true
-    }
-
-    /// A pass of a plain ball and socket (no limit, no friction: its anchors only), straight
-    /// on the two states: the same operations, in the same order, as the general pass
-    /// (`Motion::point`, `Motion::push_point`), without building its rows. `soft`: the soft
-    /// pass; `warm`: the warm start.
-    fn ball_pass<B: JointBodies>(&mut self, bodies: &mut B, soft: bool, warm: bool) {
-        let [i, j] = self.slots.map(|s| s as usize);
-        let (a, b) = (bodies.state(i), bodies.state(j));
-        let (ma, mb) = (a.inverse_mass, b.inverse_mass);
-        let (mut va, mut wa, mut vb, mut wb) = (a.linvel, a.angvel, b.linvel, b.angvel);
-        let g = &self.geometry;
-        let p = if warm {
-            self.impulses.linear
-        } else {
-            let speed = vb + wb.cross(&g.rb) - va - wa.cross(&g.ra);
-            let soft = soft.then_some(&self.coefficients.hold);
-            let delta =
-                rows::point_delta(speed, g.d, &self.anchor_mass, soft, &self.impulses.linear);
-            self.impulses.linear += delta;
-            delta
-        };
-        let [ia, ib] = &self.inverse_inertias;
-        va -= p * ma;
-        wa -= ia * g.ra.cross(&p);
-        vb += p * mb;
-        wb += ib * g.rb.cross(&p);
-        self.commit(bodies, [va, wa, vb, wb], true);
     }
 
     /// The force and torque on `b` of the impulses accumulated over the last substep of `h`.

@@ -234,8 +234,8 @@ impl Motion {
 
 /// The change of the anchor rows' accumulated impulse `lambda` for the anchors' relative
 /// velocity `speed` and offset `d` (`mass` their effective mass): soft with `soft` (bias, mass
-/// and impulse scaling), rigid without. Shared by [`Motion::point`] and the plain ball and
-/// socket's own pass.
+/// and impulse scaling), rigid without ([`Motion::point`]; `BallBatch::pass` computes the
+/// same in lanes).
 #[inline]
 pub(super) fn point_delta(
     speed: Vector3,
