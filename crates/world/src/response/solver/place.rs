@@ -111,11 +111,11 @@ impl Solver {
         joint_indices: &[(u32, u32)],
         h: Real,
     ) {
-        self.joints.clear();
         self.joint_places.clear();
         self.joint_groups.clear();
         self.joint_groups.resize(self.groups.len(), 0..0);
         if joint_list.is_empty() {
+            self.joints.clear();
             self.level_joints();
             return;
         }
@@ -155,8 +155,9 @@ impl Solver {
             made.extend(order[range.clone()].iter().map(|&index| (index, first)));
         }
         let (slots, states) = (&self.slots, &self.states);
-        // Each constraint from its own joint and bodies: the same on any thread.
-        let make = |&(index, first): &(u32, u32)| {
+        // Each constraint from its own joint and bodies, made in its place of the list (which
+        // keeps its places from step to step): the same on any thread.
+        let make = |constraint: &mut JointConstraint, &(index, first): &(u32, u32)| {
             let (handle, (i, j)) = (joint_list[index as usize], joint_indices[index as usize]);
             let joint = &joints[handle];
             let slots = [slots[i as usize], slots[j as usize]];
@@ -164,19 +165,25 @@ impl Solver {
             let own = slots.map(|s| s != 0);
             let pair = joint.bodies.map(|h| &bodies[h]);
             let states = slots.map(|s| &states[s as usize]);
-            JointConstraint::new(joint, pair, states, local, own, h)
+            constraint.make(joint, pair, states, local, own, h);
         };
+        self.joints.truncate(made.len());
+        self.joints
+            .resize_with(made.len(), JointConstraint::placeholder);
         #[cfg(feature = "parallel")]
         if made.len() >= 2 * JOINT_BLOCK && rayon::current_num_threads() > 1 {
             use rayon::prelude::*;
-            made.par_iter()
+            self.joints
+                .par_iter_mut()
+                .zip(made.par_iter())
                 .with_min_len(JOINT_BLOCK)
-                .map(make)
-                .collect_into_vec(&mut self.joints);
+                .for_each(|(constraint, made)| make(constraint, made));
             self.level_joints();
             return;
         }
-        self.joints.extend(made.iter().map(make));
+        for (constraint, made) in self.joints.iter_mut().zip(&made) {
+            make(constraint, made);
+        }
         self.level_joints();
     }
 

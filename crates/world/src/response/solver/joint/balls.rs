@@ -11,7 +11,7 @@
 //! lanes) and as the one-at-a-time pass they replace (the pinned joint hashes).
 //!
 //! A batch is filled from its joints' constraints once per step (their arms, masses and
-//! impulses as `JointConstraint::new` made them) and keeps its lanes' anchors and effective
+//! impulses as `JointConstraint::make` wrote them) and keeps its lanes' anchors and effective
 //! mass through the substeps (made and refreshed here, in lanes); its impulses are copied back
 //! at the end of the step (`copy_back`), where the reaction and the store read them.
 

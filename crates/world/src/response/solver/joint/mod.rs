@@ -78,26 +78,68 @@ pub(crate) struct JointConstraint {
 }
 
 impl JointConstraint {
-    /// The constraint of `joint` between bodies `a` and `b` (their solver states `states`), at
-    /// `slots` of its group (`own`: whether each is a moving body's own slot), for a substep
-    /// of `h`. Its anchors and effective mass are made by its first `refresh_from`, the solve's
-    /// first stage.
-    pub(crate) fn new(
+    /// A place in the step's list of constraints, before [`JointConstraint::make`] fills it.
+    pub(crate) fn placeholder() -> Self {
+        Self {
+            slots: [0; 2],
+            own: [false; 2],
+            turns: false,
+            inverse_masses: [0.0; 2],
+            arms: [Vector3::zeros(); 2],
+            delta_center: Vector3::zeros(),
+            inverse_inertias: [Matrix3::zeros(); 2],
+            impulses: JointImpulses::default(),
+            coefficients: coefficients(
+                &JointKind::Spherical {
+                    cone: None,
+                    twist: None,
+                    friction: 0.0,
+                },
+                &Spring {
+                    hertz: 0.0,
+                    damping_ratio: 0.0,
+                },
+                1.0,
+            ),
+            rotations: [UnitQuaternion::identity(); 2],
+            kind: JointKind::Spherical {
+                cone: None,
+                twist: None,
+                friction: 0.0,
+            },
+            anchor_mass: Matrix3::zeros(),
+            geometry: Geometry {
+                qa: UnitQuaternion::identity(),
+                qb: UnitQuaternion::identity(),
+                ra: Vector3::zeros(),
+                rb: Vector3::zeros(),
+                d: Vector3::zeros(),
+            },
+            reaction: [Vector3::zeros(); 2],
+        }
+    }
+
+    /// Makes this the constraint of `joint` between bodies `a` and `b` (their solver states
+    /// `states`), at `slots` of its group (`own`: whether each is a moving body's own slot),
+    /// for a substep of `h`, in place. Its anchors and effective mass are made by its first
+    /// refresh, the solve's first stage. Of a plain ball and socket only what its `BallBatch`,
+    /// its reaction and the store read is written (the frames' rotations, the other rows'
+    /// coefficients, `anchor_mass` and `geometry` keep whatever the place last held, and are
+    /// never read: the batch makes and refreshes its own), which spares most of the writing of
+    /// a large grid's constraints.
+    pub(crate) fn make(
+        &mut self,
         joint: &Joint,
         [a, b]: [&RigidBody; 2],
         states: [&SolverBody; 2],
         slots: [u32; 2],
         own: [bool; 2],
         h: Real,
-    ) -> Self {
-        let frame = |body: &RigidBody, frame: &geom::Isometry3| {
-            let rotation = body.pose.rotation * frame.rotation;
-            let arm = body.pose.rotation
-                * (frame.translation.vector - body.mass_properties.local_center.coords);
-            (rotation, arm)
+    ) {
+        let arm = |body: &RigidBody, frame: &geom::Isometry3| {
+            body.pose.rotation
+                * (frame.translation.vector - body.mass_properties.local_center.coords)
         };
-        let (qa, ra) = frame(a, &joint.frames[0]);
-        let (qb, rb) = frame(b, &joint.frames[1]);
         let center = |body: &RigidBody| body.pose * body.mass_properties.local_center;
         let [sa, sb] = states;
         let turns = !matches!(
@@ -108,45 +150,47 @@ impl JointConstraint {
                 friction,
             } if friction == 0.0
         );
-        let mut constraint = Self {
-            slots,
-            own,
-            rotations: [qa, qb],
-            arms: [ra, rb],
-            delta_center: center(b) - center(a),
-            kind: joint.kind,
-            coefficients: coefficients(&joint.kind, &joint.softness, h),
-            anchor_mass: Matrix3::zeros(),
-            inverse_masses: [sa.inverse_mass, sb.inverse_mass],
-            turns,
-            inverse_inertias: [sa.inverse_inertia, sb.inverse_inertia],
-            geometry: Geometry {
-                qa,
-                qb,
-                ra,
-                rb,
-                d: Vector3::zeros(),
-            },
-            impulses: joint.impulses,
-            reaction: [Vector3::zeros(); 2],
+        let (ra, rb) = (arm(a, &joint.frames[0]), arm(b, &joint.frames[1]));
+        self.slots = slots;
+        self.own = own;
+        self.turns = turns;
+        self.inverse_masses = [sa.inverse_mass, sb.inverse_mass];
+        self.arms = [ra, rb];
+        self.delta_center = center(b) - center(a);
+        self.inverse_inertias = [sa.inverse_inertia, sb.inverse_inertia];
+        self.impulses = joint.impulses;
+        self.kind = joint.kind;
+        if !turns {
+            self.coefficients.hold = hold(&joint.softness, h);
+            return;
+        }
+        let qa = a.pose.rotation * joint.frames[0].rotation;
+        let qb = b.pose.rotation * joint.frames[1].rotation;
+        self.rotations = [qa, qb];
+        self.coefficients = coefficients(&joint.kind, &joint.softness, h);
+        self.anchor_mass = Matrix3::zeros();
+        self.geometry = Geometry {
+            qa,
+            qb,
+            ra,
+            rb,
+            d: Vector3::zeros(),
         };
+        self.reaction = [Vector3::zeros(); 2];
         if let JointKind::Spherical { cone: Some(_), .. } = joint.kind {
             let swing = (qa * Vector3::z()).cross(&(qb * Vector3::z()));
-            constraint.coefficients.swing_axis = (swing.norm() > 1e-6).then(|| swing.normalize());
+            self.coefficients.swing_axis = (swing.norm() > 1e-6).then(|| swing.normalize());
         }
-        constraint
     }
 
-    /// The frames and anchors from the bodies' states `[a, b]` as they are now.
+    /// The frames and anchors from the bodies' states `[a, b]` as they are now (a joint that
+    /// turns: a plain ball and socket's are its batch's).
     fn refresh(&mut self, [a, b]: [&SolverBody; 2]) {
-        let (qa, qb) = if self.turns {
-            (
-                a.delta_rotation * self.rotations[0],
-                b.delta_rotation * self.rotations[1],
-            )
-        } else {
-            (self.rotations[0], self.rotations[1])
-        };
+        debug_assert!(self.turns);
+        let (qa, qb) = (
+            a.delta_rotation * self.rotations[0],
+            b.delta_rotation * self.rotations[1],
+        );
         let (ra, rb) = (
             a.delta_rotation * self.arms[0],
             b.delta_rotation * self.arms[1],
@@ -163,7 +207,7 @@ impl JointConstraint {
     }
 
     /// Whether it is a plain ball and socket (no cone, twist or friction: its anchors only),
-    /// which a `BallBatch` can solve.
+    /// which a `BallBatch` solves.
     pub(crate) fn is_ball(&self) -> bool {
         !self.turns
     }
@@ -253,7 +297,6 @@ impl JointConstraint {
 /// with no force, so are not solved.
 fn coefficients(kind: &JointKind, softness: &Spring, h: Real) -> Coefficients {
     let spring = |s: &Spring| (s.hertz > 0.0).then(|| Softness::new(s.hertz, s.damping_ratio, h));
-    let hertz = softness.hertz.min(HOLD_CAP / h);
     let (linear, angular) = match kind {
         JointKind::Revolute(axis) | JointKind::Prismatic(axis) => {
             (axis.spring.as_ref().and_then(spring), None)
@@ -266,7 +309,7 @@ fn coefficients(kind: &JointKind, softness: &Spring, h: Real) -> Coefficients {
         JointKind::Spherical { .. } => (None, None),
     };
     Coefficients {
-        hold: Softness::new(hertz, softness.damping_ratio, h),
+        hold: hold(softness, h),
         spring: linear,
         angular_spring: angular,
         swing_axis: None,
@@ -344,6 +387,11 @@ pub(crate) fn set_changed(
     jointed[0] += linear;
     jointed[1] += angular;
     (state.linvel, state.angvel) = (linvel, angvel);
+}
+
+/// The holding rows' softness, `softness` capped at [`HOLD_CAP`] of the substep rate.
+fn hold(softness: &Spring, h: Real) -> Softness {
+    Softness::new(softness.hertz.min(HOLD_CAP / h), softness.damping_ratio, h)
 }
 
 /// `x` held within the impulses and forces a snapshot accepts ([`crate::limits::MAX_IMPULSE`]);
