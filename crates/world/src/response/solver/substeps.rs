@@ -45,15 +45,8 @@ impl JointBodies for Crewed<'_, '_> {
     }
 
     #[inline(always)]
-    fn set(&mut self, slot: usize, linvel: Vector3, angvel: Vector3) {
-        // SAFETY: a body this joint moves, which no other joint of its level reads.
-        let (state, jointed) = unsafe { (self.states.get_mut(slot), self.jointed.get_mut(slot)) };
-        joint::set_velocities(state, jointed, linvel, angvel);
-    }
-
-    #[inline(always)]
     fn set_changed(&mut self, slot: usize, linvel: Vector3, angvel: Vector3, change: [Vector3; 2]) {
-        // SAFETY: as `set`.
+        // SAFETY: a body this joint moves, which no other joint of its level reads.
         let (state, jointed) = unsafe { (self.states.get_mut(slot), self.jointed.get_mut(slot)) };
         joint::set_changed(state, jointed, [linvel, angvel], change);
     }
@@ -124,7 +117,7 @@ impl Steps<'_> {
         let settings = &self.settings;
         let width = L::WIDTH;
         plan.with_batches(pool, |batches, balls| {
-            // The plain ball and sockets of wide enough levels in batches of their own.
+            // The plain ball and sockets of each level in batches of their own.
             let layout = balls.lay_out(joint_levels, joint_order);
             let (ball_starts, ball_members, loose) = (layout.starts, layout.members, layout.loose);
             let balls = Shared::new(layout.batches);
@@ -145,19 +138,19 @@ impl Steps<'_> {
             let level_count = joint_levels.len() / 2;
             let levels_pay =
                 threads > 1 && level_count > 0 && joints.len() >= WIDE_LEVEL * level_count;
-            // Per level: its batches, and its joints solved one at a time.
+            // Per level: its batches of balls, and its other joints, solved one at a time.
             let level = |l: usize| {
                 let batches = ball_starts[l] as usize..ball_starts[l + 1] as usize;
-                let (start, others) = (joint_levels[2 * l], joint_levels[2 * l + 1]);
-                let alone = if batches.is_empty() { start } else { others };
-                (batches, alone as usize..joint_levels[2 * l + 2] as usize)
+                let others = joint_levels[2 * l + 1] as usize..joint_levels[2 * l + 2] as usize;
+                (batches, others)
             };
-            let (soft_of, warm_of) = (|pass| pass == Pass::Soft, |pass| pass == Pass::Warm);
+            // Joints per block of a level or of the refresh, as batches.
+            let ball_block = (JOINT_BLOCK / width).max(1);
             let joint_pass = |member: &mut Member<'_>, pass: Pass, iterations: u32| {
                 if !has_joints {
                     return;
                 }
-                let (soft, warm) = (soft_of(pass), warm_of(pass));
+                let (soft, warm) = (pass == Pass::Soft, pass == Pass::Warm);
                 if !levels_pay {
                     member.alone(|| {
                         // SAFETY: a stage of one block.
@@ -166,11 +159,11 @@ impl Steps<'_> {
                         let mut bodies = Owned { states, jointed };
                         for _ in 0..iterations {
                             for l in 0..level_count {
-                                let (batches, alone) = level(l);
+                                let (batches, others) = level(l);
                                 for batch in &mut balls[batches] {
                                     batch.pass(&mut bodies, soft, warm);
                                 }
-                                for &k in &joint_order[alone] {
+                                for &k in &joint_order[others] {
                                     joints[k as usize].pass(&mut bodies, pass);
                                 }
                             }
@@ -178,20 +171,19 @@ impl Steps<'_> {
                     });
                     return;
                 }
-                let batch_block = (JOINT_BLOCK / width).max(1);
                 for _ in 0..iterations {
                     for l in 0..level_count {
-                        let (batches, alone) = level(l);
-                        let batch_blocks = batches.len().div_ceil(batch_block);
-                        let blocks = batch_blocks + alone.len().div_ceil(JOINT_BLOCK);
+                        let (batches, others) = level(l);
+                        let batch_blocks = batches.len().div_ceil(ball_block);
+                        let blocks = batch_blocks + others.len().div_ceil(JOINT_BLOCK);
                         member.stage(blocks, |b| {
                             let mut bodies = Crewed {
                                 states: &states,
                                 jointed: &jointed,
                             };
                             if b < batch_blocks {
-                                let start = batches.start + b * batch_block;
-                                let range = start..(start + batch_block).min(batches.end);
+                                let start = batches.start + b * ball_block;
+                                let range = start..(start + ball_block).min(batches.end);
                                 // SAFETY: each batch of the level is in one block, and the
                                 // level's joints move disjoint bodies.
                                 for batch in unsafe { balls.slice(range) } {
@@ -199,8 +191,8 @@ impl Steps<'_> {
                                 }
                                 return;
                             }
-                            let start = alone.start + (b - batch_blocks) * JOINT_BLOCK;
-                            for &k in &joint_order[start..(start + JOINT_BLOCK).min(alone.end)] {
+                            let start = others.start + (b - batch_blocks) * JOINT_BLOCK;
+                            for &k in &joint_order[start..(start + JOINT_BLOCK).min(others.end)] {
                                 // SAFETY: each joint of the level is in one block.
                                 let joint = unsafe { joints.get_mut(k as usize) };
                                 joint.pass(&mut bodies, pass);
@@ -209,7 +201,6 @@ impl Steps<'_> {
                     }
                 }
             };
-            let ball_block = (JOINT_BLOCK / width).max(1);
             let ball_blocks = balls.len().div_ceil(ball_block);
             // The joints' anchors and effective masses as the bodies are now: the batches',
             // then the others'.

@@ -255,7 +255,8 @@ impl<L: Lane> BallBatch<L> {
     }
 
     /// After the positions move: the anchors, their offset and the effective mass as the
-    /// bodies are now (`JointConstraint::refresh` of a joint that does not turn).
+    /// bodies are now (what `JointConstraint::refresh` computes, for a joint that does not
+    /// turn).
     pub(crate) fn refresh(&mut self, states: &[SolverBody]) {
         let (qa, pa) = turns_and_moves::<L>(states, &self.a);
         let (qb, pb) = turns_and_moves::<L>(states, &self.b);

@@ -121,10 +121,11 @@ impl JointConstraint {
 
     /// Makes this the constraint of `joint` between bodies `a` and `b` (their solver states
     /// `states`), at `slots` of its group (`own`: whether each is a moving body's own slot),
-    /// for a substep of `h`, in place. Its anchors and effective mass are made by its first
-    /// refresh, the solve's first stage. Of a plain ball and socket only what its `BallBatch`,
-    /// its reaction and the store read is written (the frames' rotations, the other rows'
-    /// coefficients, `anchor_mass` and `geometry` keep whatever the place last held, and are
+    /// for a substep of `h`, in place. Its anchors and effective mass (`geometry`,
+    /// `anchor_mass`) are made by its first refresh, the solve's first stage, and its
+    /// `reaction` by the reaction stage, so neither is written here. Of a plain ball and socket
+    /// only what its `BallBatch`, its reaction and the store read is written (its frames'
+    /// rotations and its other rows' coefficients keep whatever the place last held, and are
     /// never read: the batch makes and refreshes its own), which spares most of the writing of
     /// a large grid's constraints.
     pub(crate) fn make(
@@ -168,15 +169,6 @@ impl JointConstraint {
         let qb = b.pose.rotation * joint.frames[1].rotation;
         self.rotations = [qa, qb];
         self.coefficients = coefficients(&joint.kind, &joint.softness, h);
-        self.anchor_mass = Matrix3::zeros();
-        self.geometry = Geometry {
-            qa,
-            qb,
-            ra,
-            rb,
-            d: Vector3::zeros(),
-        };
-        self.reaction = [Vector3::zeros(); 2];
         if let JointKind::Spherical { cone: Some(_), .. } = joint.kind {
             let swing = (qa * Vector3::z()).cross(&(qb * Vector3::z()));
             self.coefficients.swing_axis = (swing.norm() > 1e-6).then(|| swing.normalize());
@@ -322,11 +314,16 @@ fn coefficients(kind: &JointKind, softness: &Spring, h: Real) -> Coefficients {
 /// changed per slot (see `integrate_velocities`).
 pub(crate) trait JointBodies {
     fn state(&self, slot: usize) -> &SolverBody;
-    /// Sets the body's velocities, and adds what they changed by to its `jointed` entry.
-    fn set(&mut self, slot: usize, linvel: Vector3, angvel: Vector3);
-    /// [`JointBodies::set`] where what they change by, `[linear, angular]`, is known (the same
-    /// bits: the new velocities less the state's).
+    /// [`JointBodies::set`] where what they change by, `[linear, angular]`, is known (the new
+    /// velocities less the state's).
     fn set_changed(&mut self, slot: usize, linvel: Vector3, angvel: Vector3, change: [Vector3; 2]);
+    /// Sets the body's velocities, and adds what they changed by to its `jointed` entry.
+    #[inline(always)]
+    fn set(&mut self, slot: usize, linvel: Vector3, angvel: Vector3) {
+        let state = self.state(slot);
+        let change = [linvel - state.linvel, angvel - state.angvel];
+        self.set_changed(slot, linvel, angvel, change);
+    }
 }
 
 /// The group's states and `jointed` on this thread alone.
@@ -342,16 +339,6 @@ impl JointBodies for Owned<'_> {
     }
 
     #[inline(always)]
-    fn set(&mut self, slot: usize, linvel: Vector3, angvel: Vector3) {
-        set_velocities(
-            &mut self.states[slot],
-            &mut self.jointed[slot],
-            linvel,
-            angvel,
-        );
-    }
-
-    #[inline(always)]
     fn set_changed(&mut self, slot: usize, linvel: Vector3, angvel: Vector3, change: [Vector3; 2]) {
         set_changed(
             &mut self.states[slot],
@@ -362,21 +349,8 @@ impl JointBodies for Owned<'_> {
     }
 }
 
-/// Sets `state`'s velocities and adds what they changed by to `jointed` (what a
-/// [`JointBodies::set`] does).
-#[inline(always)]
-pub(crate) fn set_velocities(
-    state: &mut SolverBody,
-    jointed: &mut [Vector3; 2],
-    linvel: Vector3,
-    angvel: Vector3,
-) {
-    jointed[0] += linvel - state.linvel;
-    jointed[1] += angvel - state.angvel;
-    (state.linvel, state.angvel) = (linvel, angvel);
-}
-
-/// What [`set_velocities`] does, with what the velocities change by given.
+/// Sets `state`'s velocities to `[linvel, angvel]` and adds what they changed by,
+/// `[linear, angular]`, to `jointed` (what a [`JointBodies::set_changed`] does).
 #[inline(always)]
 pub(crate) fn set_changed(
     state: &mut SolverBody,
