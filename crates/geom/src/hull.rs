@@ -70,8 +70,10 @@ pub struct ConvexHull {
     faces: Vec<HullFace>,
     /// The vertices' box, kept: the narrow phase asks for it every pair.
     aabb: Aabb,
-    /// Derived for the pair tests (see [`ConvexHull::edge_list`], [`ConvexHull::inner_ball`]).
+    /// Derived for the pair tests (see [`ConvexHull::edge_list`],
+    /// [`ConvexHull::edge_arc_secants`], [`ConvexHull::inner_ball`]).
     edge_list: Vec<HullEdge>,
+    arc_secants: Vec<Real>,
     centre: Point3,
     inner: Real,
 }
@@ -447,6 +449,22 @@ impl ConvexHull {
                     twin_face: twin.face,
                 }
             })
+            .collect::<Vec<_>>();
+        let arc_secants = edge_list
+            .iter()
+            .map(|e| {
+                let (u, v) = (
+                    faces[usize::from(e.face)].normal,
+                    faces[usize::from(e.twin_face)].normal,
+                );
+                let cos_half = ((1.0 + f64::from(u.dot(&v))) / 2.0).max(0.0).sqrt();
+                // Rounded up by far more than the f32 rounding of the normals it is used with.
+                if cos_half > 1e-6 {
+                    (1.0 + 1e-5) / cos_half as Real
+                } else {
+                    Real::INFINITY
+                }
+            })
             .collect();
         let centre = Point3::from(
             vertices.iter().map(|v| v.coords).sum::<Vector3>() / vertices.len() as Real,
@@ -462,6 +480,7 @@ impl ConvexHull {
             faces,
             aabb,
             edge_list,
+            arc_secants,
             centre,
             inner,
         }
@@ -554,6 +573,15 @@ impl ConvexHull {
     /// Each edge once (by its half-edge of lower index, in order), with its ends and faces.
     pub fn edge_list(&self) -> &[HullEdge] {
         &self.edge_list
+    }
+
+    /// For each edge of [`ConvexHull::edge_list`], the secant of half the angle between its two
+    /// faces' normals `u` and `v` (rounded up; infinite when they are opposite, as a flat
+    /// hull's are). A unit vector `l` on the edge's arc of the Gauss map (between `u` and `v`)
+    /// has `l . w <= s max(u . w, v . w)` for any `w` where the larger is positive, `s` the
+    /// secant: the pair tests' bound on an edge's axes.
+    pub fn edge_arc_secants(&self) -> &[Real] {
+        &self.arc_secants
     }
 
     /// The mean of the vertices, and the radius of the ball about it that the hull holds (the
@@ -845,6 +873,52 @@ mod tests {
             .wrapping_mul(6_364_136_223_846_793_005)
             .wrapping_add(1_442_695_040_888_963_407);
         ((*state >> 40) as Real) / (1u64 << 24) as Real
+    }
+
+    #[test]
+    fn an_edge_arc_secant_bounds_every_axis_on_the_arc() {
+        // On random hulls (and the box), every unit vector on an edge's arc between its two
+        // faces' normals has `l . w` at most the secant times the larger of `u . w` and `v . w`
+        // where that is positive, and at most the larger where it is not: the bound the edge
+        // query passes edges over by.
+        let mut state = 11;
+        let mut hulls = vec![ConvexHull::unit_box().clone()];
+        for _ in 0..40 {
+            let n = 4 + (next(&mut state) * 40.0) as usize;
+            let points: Vec<Point3> = (0..n)
+                .map(|_| {
+                    Point3::new(
+                        next(&mut state),
+                        0.3 * next(&mut state),
+                        2.0 * next(&mut state),
+                    )
+                })
+                .collect();
+            hulls.extend(ConvexHull::new(&points).ok());
+        }
+        let mut checked = 0;
+        for hull in &hulls {
+            assert_eq!(hull.edge_arc_secants().len(), hull.edge_list().len());
+            for (e, &secant) in hull.edge_list().iter().zip(hull.edge_arc_secants()) {
+                let u = hull.faces()[usize::from(e.face)].normal;
+                let v = hull.faces()[usize::from(e.twin_face)].normal;
+                assert!(secant >= 1.0, "a secant is at least one");
+                for _ in 0..20 {
+                    let w = Vector3::new(next(&mut state), next(&mut state), next(&mut state))
+                        * 4.0
+                        - Vector3::repeat(2.0);
+                    let most = u.dot(&w).max(v.dot(&w));
+                    let bound = if most <= 0.0 { most } else { most * secant };
+                    for k in 0..=16 {
+                        let t = k as Real / 16.0;
+                        let l = (u * (1.0 - t) + v * t).normalize();
+                        assert!(l.dot(&w) <= bound + 1e-5, "{} > {bound}", l.dot(&w));
+                        checked += 1;
+                    }
+                }
+            }
+        }
+        assert!(checked > 100_000, "{checked}");
     }
 
     #[test]

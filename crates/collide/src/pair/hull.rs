@@ -352,39 +352,56 @@ impl Poly<'_> {
     /// this one is the edge (`l` on the edge's arc of the Gauss map, outward from this one;
     /// for the other polyhedron's edges, the axis reversed) is `other`'s least `l . x` less
     /// `l . p` for `p` on the edge, and `other` holds the ball of radius `inner` about its
-    /// centre `c`: at most `l . (c - p) - inner`. On the arc, `l . w` (`w = c - p`) is at most
-    /// the larger of its two faces' `n . w` when neither is positive (a normalised mean of the
-    /// two is no shorter than a unit vector scaled down), and at most `|w|` anyway (compared
-    /// squared).
+    /// centre `c`: at most `l . (c - p) - inner`. On the arc, with `w = c - p` and `m` the
+    /// larger of its two faces' `n . w`, `l . w` is at most `m` when `m` is not positive (a
+    /// normalised mean of the two normals is no shorter than a unit vector scaled down) and
+    /// at most `m` times the edge's arc secant when it is (the arc's unit vectors are a mean
+    /// of the two of weights summing to at most that secant; see
+    /// [`ConvexHull::edge_arc_secants`]). A face's `n . w` is the same for every point of the
+    /// face: `c`'s distance to its plane, computed once per face into `reach_of_face` (it
+    /// differs from `n . (c - p)` by rounding and the face's flatness, far below the
+    /// [`SLACK`] in `floor`), so that an edge passed over costs a few loads and comparisons,
+    /// and only the kept ones are gathered.
     fn edges<'s>(
         &'s self,
         other: &'s Poly<'_>,
         floor: Real,
+        reach_of_face: &'s mut Vec<Real>,
     ) -> impl Iterator<Item = EdgeData> + 's {
         let reach = floor + other.inner;
-        self.all_edges().filter(move |e| {
-            let w = other.centre - e.p;
-            let most = e.u.dot(&w).max(e.v.dot(&w));
-            if most <= 0.0 {
-                most >= reach
-            } else {
-                reach <= 0.0 || w.norm_squared() >= reach * reach
-            }
-        })
+        reach_of_face.clear();
+        reach_of_face.extend(
+            (self.normals.iter().zip(&self.offsets)).map(|(n, o)| n.dot(&other.centre.coords) - o),
+        );
+        let faces: &'s [Real] = reach_of_face;
+        let topology = self.topology;
+        (topology.edge_list().iter())
+            .zip(topology.edge_arc_secants())
+            .filter(move |(e, secant)| {
+                let most = faces[usize::from(e.face)].max(faces[usize::from(e.twin_face)]);
+                let bound = if most <= 0.0 { most } else { most * *secant };
+                // (A NaN bound keeps the edge.)
+                bound >= reach || bound.is_nan()
+            })
+            .map(|(e, _)| self.edge_data(e))
     }
 
     /// Each edge once (its half-edge of lower index, in order).
     fn all_edges(&self) -> impl Iterator<Item = EdgeData> + '_ {
-        self.topology.edge_list().iter().map(|e| {
-            let p = self.vertices[usize::from(e.start)];
-            EdgeData {
-                index: usize::from(e.half_edge),
-                p,
-                d: self.vertices[usize::from(e.end)] - p,
-                u: self.normals[usize::from(e.face)],
-                v: self.normals[usize::from(e.twin_face)],
-            }
-        })
+        (self.topology.edge_list().iter()).map(|e| self.edge_data(e))
+    }
+
+    /// Edge `e`'s data for the edge query.
+    #[inline]
+    fn edge_data(&self, e: &geom::HullEdge) -> EdgeData {
+        let p = self.vertices[usize::from(e.start)];
+        EdgeData {
+            index: usize::from(e.half_edge),
+            p,
+            d: self.vertices[usize::from(e.end)] - p,
+            u: self.normals[usize::from(e.face)],
+            v: self.normals[usize::from(e.twin_face)],
+        }
     }
 
     /// Whether it is flat (a triangle): its two faces' normals are opposite, so its edges'
@@ -413,6 +430,7 @@ struct EdgeScratch {
     edges_b: Vec<EdgeData>,
     columns: EdgeColumns,
     crosses: Vec<u8>,
+    reach_of_face: Vec<Real>,
 }
 
 thread_local! {
@@ -502,6 +520,7 @@ fn edge_query_in(
         edges_b,
         columns,
         crosses,
+        reach_of_face,
     } = scratch;
     edges_a.clear();
     edges_b.clear();
@@ -510,8 +529,8 @@ fn edge_query_in(
         edges_a.extend(a.all_edges());
         edges_b.extend(b.all_edges());
     } else {
-        edges_a.extend(a.edges(b, floor));
-        edges_b.extend(b.edges(a, floor));
+        edges_a.extend(a.edges(b, floor, reach_of_face));
+        edges_b.extend(b.edges(a, floor, reach_of_face));
     }
     columns.fill(edges_b);
     let nb = columns.index.len();

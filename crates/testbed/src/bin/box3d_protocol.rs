@@ -11,9 +11,11 @@
 //! `target/box3d_protocol/rapier3d/`.
 //!
 //! With `--profile` first, each run's line is followed by the best run's time per stage of
-//! the step (`World::profile`, summed over the timed steps, ms).
+//! the step (`World::profile`, summed over the timed steps, ms). With `--hash` first, by the
+//! state hash the last run ended at (`World::state_hash`): two builds that should give the
+//! same bits are checked on a whole scene by comparing it.
 //!
-//! Run: `cargo run --release -p testbed --bin box3d_protocol -- [--rapier3d|--profile] [scene] [runs]
+//! Run: `cargo run --release -p testbed --bin box3d_protocol -- [--rapier3d|--profile|--hash] [scene] [runs]
 //! [threads] [joint iterations]`; scenes: `large_pyramid`, `many_pyramids`, `joint_grid`,
 //! `large_world` (1,000 x 1,000 static boxes; `large_world:G` for G x G, to see how a step's
 //! cost grows with the static boxes), `convex_pile` (5,120 hulls; `convex_pile:L` for L layers
@@ -210,19 +212,21 @@ fn chosen(which: &str) -> Vec<Scene> {
         .collect()
 }
 
-/// The minimum over `runs` of the timed steps' total (ms) on `threads` threads, and that run's
-/// total per stage of the step (`World::profile`, ms).
+/// The minimum over `runs` of the timed steps' total (ms) on `threads` threads, that run's
+/// total per stage of the step (`World::profile`, ms), and the state hash the last run ended
+/// at.
 fn time(
     scene: &Scene,
     runs: usize,
     threads: usize,
     joint_iterations: Option<u32>,
-) -> (f64, Vec<(&'static str, f64)>) {
+) -> (f64, Vec<(&'static str, f64)>, Option<u64>) {
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()
         .expect("a thread pool");
     let mut best = (f64::INFINITY, Vec::new());
+    let mut end = None;
     for _ in 0..runs {
         let mut world = (scene.build)();
         if let Some(n) = joint_iterations {
@@ -254,8 +258,9 @@ fn time(
         if ms < best.0 {
             best = (ms, stages);
         }
+        end = Some(world.state_hash());
     }
-    best
+    (best.0, best.1, end)
 }
 
 /// The minimum over `runs` of rapier3d's timed steps' total (ms) on the same scene, by the
@@ -299,6 +304,10 @@ fn main() {
     if profile {
         args.remove(0);
     }
+    let hash = args.first().is_some_and(|a| a == "--hash");
+    if hash {
+        args.remove(0);
+    }
     let which = args.first().map_or("all", String::as_str);
     let runs: usize = args.get(1).and_then(|s| s.parse().ok()).unwrap_or(2);
     let threads = args.get(2).map_or("1", String::as_str);
@@ -321,12 +330,15 @@ fn main() {
             if rapier && n > 1 {
                 continue;
             }
-            let (ms, stages) = if rapier {
-                (time_rapier(&scene, runs), Vec::new())
+            let (ms, stages, end) = if rapier {
+                (time_rapier(&scene, runs), Vec::new(), None)
             } else {
                 time(&scene, runs, n, joint_iterations)
             };
             println!("{},{n},{ms:.1}", scene.name);
+            if let (true, Some(end)) = (hash, end) {
+                println!("  state_hash,{n},{end:#018x}");
+            }
             if profile {
                 for (stage, ms) in stages {
                     println!("  {stage},{n},{ms:.1}");
