@@ -74,6 +74,12 @@ pub struct ConvexHull {
     /// [`ConvexHull::edge_arc_secants`], [`ConvexHull::inner_ball`]).
     edge_list: Vec<HullEdge>,
     arc_secants: Vec<Real>,
+    widest_secant: Real,
+    face_edges: Vec<u16>,
+    face_edge_starts: Vec<u16>,
+    normals: Vec<Vector3>,
+    plane_offsets: Vec<Real>,
+    face_first_vertex: Vec<u16>,
     centre: Point3,
     inner: Real,
 }
@@ -465,6 +471,34 @@ impl ConvexHull {
                     Real::INFINITY
                 }
             })
+            .collect::<Vec<Real>>();
+        let widest_secant = arc_secants.iter().copied().fold(1.0, Real::max);
+        // Each face's edges (as indices into the edge list), walking its loop.
+        let mut edge_of_half_edge = vec![0u16; edges.len()];
+        for (k, e) in edge_list.iter().enumerate() {
+            let half = usize::from(e.half_edge);
+            edge_of_half_edge[half] = k as u16;
+            edge_of_half_edge[usize::from(edges[half].twin)] = k as u16;
+        }
+        let (mut face_edges, mut face_edge_starts) = (Vec::new(), vec![0u16]);
+        for face in &faces {
+            let mut at = face.edge;
+            // (At most every half-edge: a loop that never closes is cut, not followed forever.)
+            for _ in 0..edges.len() {
+                face_edges.push(edge_of_half_edge[usize::from(at)]);
+                at = edges[usize::from(at)].next;
+                if at == face.edge {
+                    break;
+                }
+            }
+            face_edge_starts.push(face_edges.len() as u16);
+        }
+        let normals: Vec<Vector3> = faces.iter().map(|f| f.normal).collect();
+        let face_first_vertex: Vec<u16> = (faces.iter())
+            .map(|f| edges[usize::from(f.edge)].origin)
+            .collect();
+        let plane_offsets = (normals.iter().zip(&face_first_vertex))
+            .map(|(n, &v)| n.dot(&vertices[usize::from(v)].coords))
             .collect();
         let centre = Point3::from(
             vertices.iter().map(|v| v.coords).sum::<Vector3>() / vertices.len() as Real,
@@ -481,6 +515,12 @@ impl ConvexHull {
             aabb,
             edge_list,
             arc_secants,
+            widest_secant,
+            face_edges,
+            face_edge_starts,
+            normals,
+            plane_offsets,
+            face_first_vertex,
             centre,
             inner,
         }
@@ -582,6 +622,34 @@ impl ConvexHull {
     /// secant: the pair tests' bound on an edge's axes.
     pub fn edge_arc_secants(&self) -> &[Real] {
         &self.arc_secants
+    }
+
+    /// The faces' normals (each [`HullFace::normal`]), as one array.
+    pub fn normals(&self) -> &[Vector3] {
+        &self.normals
+    }
+
+    /// Each face's offset as the pair tests compute it, in `f32` from the normal and the
+    /// face's first vertex (the origin of [`HullFace::edge`]; [`HullFace::offset`] is the mean
+    /// over its corners, computed in `f64`).
+    pub fn plane_offsets(&self) -> &[Real] {
+        &self.plane_offsets
+    }
+
+    /// Each face's first vertex (the origin of [`HullFace::edge`]).
+    pub fn face_first_vertices(&self) -> &[u16] {
+        &self.face_first_vertex
+    }
+
+    /// The largest of [`ConvexHull::edge_arc_secants`] (1 for a hull without edges).
+    pub fn widest_edge_arc_secant(&self) -> Real {
+        self.widest_secant
+    }
+
+    /// Face `f`'s edges, as indices into [`ConvexHull::edge_list`], in the order of its loop.
+    pub fn face_edges(&self, f: usize) -> &[u16] {
+        let (start, end) = (self.face_edge_starts[f], self.face_edge_starts[f + 1]);
+        &self.face_edges[usize::from(start)..usize::from(end)]
     }
 
     /// The mean of the vertices, and the radius of the ball about it that the hull holds (the

@@ -21,6 +21,7 @@ use crate::contact::{Contact, ContactPoint, FeatureId};
 use crate::segment::closest_points_on_segments;
 use arrayvec::ArrayVec;
 use geom::{Aabb, Capsule, ConvexHull, Isometry3, Obb, Point3, Real, Sphere, Vector3};
+use std::borrow::Cow;
 use std::cell::RefCell;
 use std::thread::LocalKey;
 
@@ -41,11 +42,14 @@ const FALLBACK: Real = 1e-3;
 /// A polyhedron placed in world space: its topology, its vertices and face planes in world
 /// space, a point inside it (the mean of its vertices), the radius of the ball about that
 /// point that it holds, and its size.
+///
+/// A hull in its own frame lends its own arrays ([`Poly::of_hull_local`]); a placed one owns
+/// them, in buffers kept per thread.
 pub(crate) struct Poly<'a> {
     pub(crate) topology: &'a ConvexHull,
-    pub(crate) vertices: Vec<Point3>,
-    pub(crate) normals: Vec<Vector3>,
-    pub(crate) offsets: Vec<Real>,
+    pub(crate) vertices: Cow<'a, [Point3]>,
+    pub(crate) normals: Cow<'a, [Vector3]>,
+    pub(crate) offsets: Cow<'a, [Real]>,
     pub(crate) centre: Point3,
     pub(crate) inner: Real,
     pub(crate) size: Real,
@@ -63,13 +67,20 @@ impl<'a> Poly<'a> {
         Self::finish(hull, buffers, size, hull.inner_ball().1)
     }
 
-    /// `hull` in its own frame (what [`Poly::of_hull`] gives at the identity, to the bit).
+    /// `hull` in its own frame (what [`Poly::of_hull`] gives at the identity, to the bit: the
+    /// hull keeps its offsets and centre computed as [`Poly::finish`] computes them), its
+    /// arrays lent, not copied.
     pub(crate) fn of_hull_local(hull: &'a ConvexHull) -> Self {
-        let mut buffers = PolyBuffers::take();
-        buffers.vertices.extend_from_slice(hull.vertices());
-        (buffers.normals).extend(hull.faces().iter().map(|f| f.normal));
-        let size = 0.5 * hull.local_aabb().extents().max();
-        Self::finish(hull, buffers, size, hull.inner_ball().1)
+        let (centre, inner) = hull.inner_ball();
+        Self {
+            topology: hull,
+            vertices: Cow::Borrowed(hull.vertices()),
+            normals: Cow::Borrowed(hull.normals()),
+            offsets: Cow::Borrowed(hull.plane_offsets()),
+            centre,
+            inner,
+            size: 0.5 * hull.local_aabb().extents().max(),
+        }
     }
 
     /// A box of half extents `half` in its own frame (what [`Poly::of_box`] gives for it
@@ -118,18 +129,18 @@ impl<'a> Poly<'a> {
             normals,
             mut offsets,
         } = buffers;
-        offsets.extend((0..normals.len()).map(|f| {
-            let v = topology.half_edges()[usize::from(topology.faces()[f].edge)].origin;
-            normals[f].dot(&vertices[usize::from(v)].coords)
-        }));
+        offsets.extend(
+            (normals.iter().zip(topology.face_first_vertices()))
+                .map(|(n, &v)| n.dot(&vertices[usize::from(v)].coords)),
+        );
         let centre = Point3::from(
             vertices.iter().map(|v| v.coords).sum::<Vector3>() / vertices.len() as Real,
         );
         Self {
             topology,
-            vertices,
-            normals,
-            offsets,
+            vertices: Cow::Owned(vertices),
+            normals: Cow::Owned(normals),
+            offsets: Cow::Owned(offsets),
             centre,
             inner,
             size,
@@ -218,13 +229,25 @@ impl PolyBuffers {
     }
 }
 
+/// The vector a [`Cow`] owns, taken out of it (empty for a borrowed one).
+fn owned<T: Clone>(c: &mut Cow<'_, [T]>) -> Vec<T> {
+    match std::mem::take(c) {
+        Cow::Owned(v) => v,
+        Cow::Borrowed(_) => Vec::new(),
+    }
+}
+
 impl Drop for Poly<'_> {
     fn drop(&mut self) {
+        // (A lent hull's arrays are its own: nothing to keep.)
         let mut buffers = PolyBuffers {
-            vertices: std::mem::take(&mut self.vertices),
-            normals: std::mem::take(&mut self.normals),
-            offsets: std::mem::take(&mut self.offsets),
+            vertices: owned(&mut self.vertices),
+            normals: owned(&mut self.normals),
+            offsets: owned(&mut self.offsets),
         };
+        if buffers.vertices.capacity() == 0 {
+            return;
+        }
         buffers.vertices.clear();
         buffers.normals.clear();
         buffers.offsets.clear();
@@ -246,24 +269,27 @@ impl Drop for Poly<'_> {
 /// least `n . v` over `b`'s vertices less the offset (`v . -n` is `-(n . v)` to the bit, and
 /// the least of some numbers is the same whatever the order they are looked at in): found
 /// [`LANES`] vertices at a time over `b`'s vertices as columns, the same value as a scan.
+#[cfg(test)]
 fn face_query(
     a: &Poly<'_>,
     b: &Poly<'_>,
     margin: Real,
     allowed: &impl Fn(&Vector3) -> bool,
 ) -> (usize, Real) {
-    lent(&VERTEX_COLUMNS, |columns| {
-        face_query_in(a, b, margin, allowed, columns)
+    lent(&SAT_SCRATCH, |s| {
+        face_query_in(a, b, margin, allowed, &mut s.columns, &mut s.reach_a)
     })
 }
 
-/// [`face_query`] with the buffer `columns`.
+/// [`face_query`] with the buffer `columns`, leaving in `reach` each face's `n . c - offset`
+/// for `b`'s centre `c` (up to the face it stops at), which [`Poly::kept_edges`] reads.
 fn face_query_in(
     a: &Poly<'_>,
     b: &Poly<'_>,
     margin: Real,
     allowed: &impl Fn(&Vector3) -> bool,
     columns: &mut Vec<Real>,
+    reach: &mut Vec<Real>,
 ) -> (usize, Real) {
     let padded = b.vertices.len().next_multiple_of(LANES);
     columns.clear();
@@ -276,14 +302,18 @@ fn face_query_in(
     let (ys, zs) = rest.split_at(padded);
     let mut best = (usize::MAX, Real::NEG_INFINITY);
     let slack = SLACK * (a.size + b.size);
-    for f in 0..a.normals.len() {
+    reach.clear();
+    reach.resize(a.normals.len(), 0.0);
+    for (f, reach) in reach.iter_mut().enumerate() {
         let n = a.normals[f];
+        let centre = n.dot(&b.centre.coords) - a.offsets[f];
+        *reach = centre;
         if !allowed(&n) {
             continue;
         }
         // `b` holds the ball of radius `inner` about its centre, so its least `n . v` is at
         // most `n . centre - inner`: a face whose bound is below the best cannot be it.
-        if n.dot(&b.centre.coords) - b.inner - a.offsets[f] + slack < best.1 {
+        if centre - b.inner + slack < best.1 {
             continue;
         }
         let mut lanes = [Real::INFINITY; LANES];
@@ -314,9 +344,19 @@ fn face_query_in(
 /// How many vertices [`face_query`] takes at once (the SIMD lanes it is written for).
 const LANES: usize = 8;
 
+/// The separating axis test's buffers, kept per thread so that a test allocates nothing once
+/// they have grown: the face queries' vertex columns and faces' distances to the other's
+/// centre (`a`'s, `b`'s), and the edge query's.
+#[derive(Default)]
+struct SatScratch {
+    columns: Vec<Real>,
+    reach_a: Vec<Real>,
+    reach_b: Vec<Real>,
+    edges: EdgeScratch,
+}
+
 thread_local! {
-    /// [`face_query`]'s buffer: the other polyhedron's vertices as columns.
-    static VERTEX_COLUMNS: RefCell<Vec<Real>> = Default::default();
+    static SAT_SCRATCH: RefCell<SatScratch> = Default::default();
 }
 
 /// An edge axis: the two half-edges, its unit normal (from a toward b) and separation.
@@ -358,32 +398,49 @@ impl Poly<'_> {
     /// at most `m` times the edge's arc secant when it is (the arc's unit vectors are a mean
     /// of the two of weights summing to at most that secant; see
     /// [`ConvexHull::edge_arc_secants`]). A face's `n . w` is the same for every point of the
-    /// face: `c`'s distance to its plane, computed once per face into `reach_of_face` (it
+    /// face: `c`'s distance to its plane, `reach_of_face` (as the face query leaves it; it
     /// differs from `n . (c - p)` by rounding and the face's flatness, far below the
-    /// [`SLACK`] in `floor`), so that an edge passed over costs a few loads and comparisons,
-    /// and only the kept ones are gathered.
-    fn edges<'s>(
-        &'s self,
-        other: &'s Poly<'_>,
+    /// [`SLACK`] in `floor`). The kept edges are pushed onto `kept`, in order.
+    fn kept_edges(
+        &self,
+        other: &Poly<'_>,
         floor: Real,
-        reach_of_face: &'s mut Vec<Real>,
-    ) -> impl Iterator<Item = EdgeData> + 's {
+        reach_of_face: &[Real],
+        marks: &mut Vec<u64>,
+        kept: &mut Vec<EdgeData>,
+    ) {
         let reach = floor + other.inner;
-        reach_of_face.clear();
-        reach_of_face.extend(
-            (self.normals.iter().zip(&self.offsets)).map(|(n, o)| n.dot(&other.centre.coords) - o),
-        );
-        let faces: &'s [Real] = reach_of_face;
         let topology = self.topology;
-        (topology.edge_list().iter())
-            .zip(topology.edge_arc_secants())
-            .filter(move |(e, secant)| {
-                let most = faces[usize::from(e.face)].max(faces[usize::from(e.twin_face)]);
-                let bound = if most <= 0.0 { most } else { most * *secant };
-                // (A NaN bound keeps the edge.)
-                bound >= reach || bound.is_nan()
-            })
-            .map(|(e, _)| self.edge_data(e))
+        let (edges, secants) = (topology.edge_list(), topology.edge_arc_secants());
+        let bound = |most: Real, secant: Real| if most <= 0.0 { most } else { most * secant };
+        // (A NaN bound keeps the edge.)
+        let keeps = |bound: Real| bound >= reach || bound.is_nan();
+        // An edge's bound is the larger of its faces' with its secant, at most the face's own
+        // with the widest secant: only the edges of faces that reach the floor by that are
+        // looked at, marked in a word per 64 edges so that they come out once and in order.
+        marks.clear();
+        marks.resize(edges.len().div_ceil(64), 0);
+        let widest = topology.widest_edge_arc_secant();
+        for (f, &d) in reach_of_face.iter().enumerate() {
+            if keeps(bound(d, widest)) {
+                for &e in topology.face_edges(f) {
+                    marks[usize::from(e) / 64] |= 1 << (e % 64);
+                }
+            }
+        }
+        for (w, &word) in marks.iter().enumerate() {
+            let mut word = word;
+            while word != 0 {
+                let k = w * 64 + word.trailing_zeros() as usize;
+                word &= word - 1;
+                let e = &edges[k];
+                let most =
+                    reach_of_face[usize::from(e.face)].max(reach_of_face[usize::from(e.twin_face)]);
+                if keeps(bound(most, secants[k])) {
+                    kept.push(self.edge_data(e));
+                }
+            }
+        }
     }
 
     /// Each edge once (its half-edge of lower index, in order).
@@ -422,19 +479,16 @@ impl Poly<'_> {
 }
 
 /// The edge query's buffers, kept per thread so that a query allocates nothing once they have
-/// grown: `a`'s edges, `b`'s as columns, and which of `b`'s edges cross the one of `a` being
-/// tested (a byte each, padded to whole words of eight).
+/// grown: `a`'s edges, `b`'s as columns, which of `b`'s edges cross the one of `a` being
+/// tested (a byte each, padded to whole words of eight), and the edges marked to look at.
 #[derive(Default)]
 struct EdgeScratch {
     edges_a: Vec<EdgeData>,
     edges_b: Vec<EdgeData>,
     columns: EdgeColumns,
     crosses: Vec<u8>,
-    reach_of_face: Vec<Real>,
-}
-
-thread_local! {
-    static EDGE_SCRATCH: RefCell<EdgeScratch> = Default::default();
+    /// [`Poly::kept_edges`]' marks: a bit per edge to look at.
+    marks: Vec<u64>,
 }
 
 /// Runs `f` on this thread's buffer `key`, taken out for the call (so that `f` may not reach
@@ -494,6 +548,7 @@ impl EdgeColumns {
 /// Between solids, the edges whose axes all separate the two by less than `floor` are passed
 /// over ([`Poly::edges`]): an answer below the floor may then be missed (`None`, or another
 /// pair below it), but every pair at or above it is found as without the floor.
+#[cfg(test)]
 fn edge_query(
     a: &Poly<'_>,
     b: &Poly<'_>,
@@ -501,18 +556,37 @@ fn edge_query(
     floor: Real,
     allowed: &impl Fn(&Vector3) -> bool,
 ) -> Option<EdgeAxis> {
-    lent(&EDGE_SCRATCH, |scratch| {
-        edge_query_in(a, b, margin, floor, allowed, scratch)
+    lent(&SAT_SCRATCH, |s| {
+        let faces = |p: &Poly<'_>, other: &Poly<'_>, out: &mut Vec<Real>| {
+            out.clear();
+            out.extend(
+                (p.normals.iter().zip(p.offsets.iter()))
+                    .map(|(n, o)| n.dot(&other.centre.coords) - o),
+            );
+        };
+        faces(a, b, &mut s.reach_a);
+        faces(b, a, &mut s.reach_b);
+        edge_query_in(
+            a,
+            b,
+            margin,
+            floor,
+            allowed,
+            (&s.reach_a, &s.reach_b),
+            &mut s.edges,
+        )
     })
 }
 
-/// [`edge_query`] in the buffers `scratch`.
+/// [`edge_query`] in the buffers `scratch`, with each face's distance to the other's centre
+/// (`a`'s, `b`'s; see [`face_query_in`]).
 fn edge_query_in(
     a: &Poly<'_>,
     b: &Poly<'_>,
     margin: Real,
     floor: Real,
     allowed: &impl Fn(&Vector3) -> bool,
+    (reach_a, reach_b): (&[Real], &[Real]),
     scratch: &mut EdgeScratch,
 ) -> Option<EdgeAxis> {
     let EdgeScratch {
@@ -520,7 +594,7 @@ fn edge_query_in(
         edges_b,
         columns,
         crosses,
-        reach_of_face,
+        marks,
     } = scratch;
     edges_a.clear();
     edges_b.clear();
@@ -529,8 +603,8 @@ fn edge_query_in(
         edges_a.extend(a.all_edges());
         edges_b.extend(b.all_edges());
     } else {
-        edges_a.extend(a.edges(b, floor, reach_of_face));
-        edges_b.extend(b.edges(a, floor, reach_of_face));
+        a.kept_edges(b, floor, reach_a, marks, edges_a);
+        b.kept_edges(a, floor, reach_b, marks, edges_b);
     }
     columns.fill(edges_b);
     let nb = columns.index.len();
@@ -843,45 +917,53 @@ pub(crate) fn sat_or_apart(
             return Err(None);
         }
     }
-    let apart = |feature, separation| Err(Some(AxisCache::new(feature, separation)));
-    let (fa, sa) = face_query(a, b, margin, allowed);
-    if sa > margin {
-        return apart(AxisFeature::FaceA(fa as u16), sa);
-    }
-    let (fb, sb) = face_query(b, a, margin, &|n: &Vector3| allowed(&-n));
-    if sb > margin {
-        return apart(AxisFeature::FaceB(fb as u16), sb);
-    }
-    // An edge axis matters only at or above the lesser face's separation, less the width in
-    // which `contact_and_axis` falls back on it: below that it can neither win nor be the
-    // fallback, so edges whose every axis lies below are passed over.
-    let floor = if fa == usize::MAX || fb == usize::MAX {
-        Real::NEG_INFINITY
-    } else {
-        sa.min(sb) - FALLBACK * a.size.max(b.size) - SLACK * (a.size + b.size)
-    };
-    let edge = edge_query(a, b, margin, floor, allowed);
-    if let Some(e) = edge.filter(|e| e.separation > margin) {
-        return apart(e.feature(), e.separation);
-    }
-    let bias = BIAS_ABSOLUTE * (a.size + b.size);
-    let beats =
-        |challenger: Real, best: Real| challenger > best + BIAS_RELATIVE * best.abs() + bias;
-    let mut best = (Chosen::FaceA(fa), sa);
-    // (No face of A allowed: B's best stands alone.)
-    if fa == usize::MAX || (fb != usize::MAX && beats(sb, sa)) {
-        best = (Chosen::FaceB(fb), sb);
-    }
-    if let Some(e) = edge
-        && (best.1 == Real::NEG_INFINITY || beats(e.separation, best.1))
-    {
-        best = (Chosen::Edge(e), e.separation);
-    }
-    if best.1 > Real::NEG_INFINITY {
-        Ok((best.0, best.1, edge))
-    } else {
-        Err(None)
-    }
+    lent(&SAT_SCRATCH, |scratch| {
+        let SatScratch {
+            columns,
+            reach_a,
+            reach_b,
+            edges,
+        } = scratch;
+        let apart = |feature, separation| Err(Some(AxisCache::new(feature, separation)));
+        let (fa, sa) = face_query_in(a, b, margin, allowed, columns, reach_a);
+        if sa > margin {
+            return apart(AxisFeature::FaceA(fa as u16), sa);
+        }
+        let (fb, sb) = face_query_in(b, a, margin, &|n: &Vector3| allowed(&-n), columns, reach_b);
+        if sb > margin {
+            return apart(AxisFeature::FaceB(fb as u16), sb);
+        }
+        let bias = BIAS_ABSOLUTE * (a.size + b.size);
+        let beats =
+            |challenger: Real, best: Real| challenger > best + BIAS_RELATIVE * best.abs() + bias;
+        let mut best = (Chosen::FaceA(fa), sa);
+        // (No face of A allowed: B's best stands alone.)
+        if fa == usize::MAX || (fb != usize::MAX && beats(sb, sa)) {
+            best = (Chosen::FaceB(fb), sb);
+        }
+        // An edge axis matters only at or above the chosen face's separation, less the width
+        // in which `contact_and_axis` falls back on it: below that it can neither win nor be
+        // the fallback, so edges whose every axis lies below are passed over.
+        let floor = if fa == usize::MAX || fb == usize::MAX {
+            Real::NEG_INFINITY
+        } else {
+            best.1 - FALLBACK * a.size.max(b.size) - SLACK * (a.size + b.size)
+        };
+        let edge = edge_query_in(a, b, margin, floor, allowed, (reach_a, reach_b), edges);
+        if let Some(e) = edge.filter(|e| e.separation > margin) {
+            return apart(e.feature(), e.separation);
+        }
+        if let Some(e) = edge
+            && (best.1 == Real::NEG_INFINITY || beats(e.separation, best.1))
+        {
+            best = (Chosen::Edge(e), e.separation);
+        }
+        if best.1 > Real::NEG_INFINITY {
+            Ok((best.0, best.1, edge))
+        } else {
+            Err(None)
+        }
+    })
 }
 
 /// The contact of two polyhedra from the SAT's choice (separation `separation`). A face
