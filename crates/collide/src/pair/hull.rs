@@ -421,8 +421,15 @@ impl Poly<'_> {
         marks.clear();
         marks.resize(edges.len().div_ceil(64), 0);
         let widest = topology.widest_edge_arc_secant();
-        for (f, &d) in reach_of_face.iter().enumerate() {
-            if keeps(bound(d, widest)) {
+        // The faces that reach, a word of 64 at a time without a branch (few do).
+        for (w, chunk) in reach_of_face.chunks(64).enumerate() {
+            let mut hot = 0u64;
+            for (i, &d) in chunk.iter().enumerate() {
+                hot |= u64::from(keeps(bound(d, widest))) << i;
+            }
+            while hot != 0 {
+                let f = w * 64 + hot.trailing_zeros() as usize;
+                hot &= hot - 1;
                 for &e in topology.face_edges(f) {
                     marks[usize::from(e) / 64] |= 1 << (e % 64);
                 }
