@@ -519,20 +519,30 @@ struct EdgeColumns {
 }
 
 impl EdgeColumns {
-    /// The columns of `edges`, in place of what they held: a column at a time (each one
-    /// loop that reserves once).
+    /// The columns of `edges`, in place of what they held, the direction and normal columns
+    /// padded with zeros to whole words of eight (a zero edge crosses no arc), so that the arc
+    /// test runs in whole SIMD words: one pass writing every column.
     fn fill(&mut self, edges: &[EdgeData]) {
+        let padded = edges.len().next_multiple_of(8);
         self.index.clear();
         self.index.extend(edges.iter().map(|e| e.index));
-        for k in 0..3 {
-            self.p[k].clear();
-            self.p[k].extend(edges.iter().map(|e| e.p[k]));
-            self.d[k].clear();
-            self.d[k].extend(edges.iter().map(|e| e.d[k]));
-            self.u[k].clear();
-            self.u[k].extend(edges.iter().map(|e| e.u[k]));
-            self.v[k].clear();
-            self.v[k].extend(edges.iter().map(|e| e.v[k]));
+        for column in self.p.iter_mut() {
+            column.clear();
+            column.resize(edges.len(), 0.0);
+        }
+        for column in self.d.iter_mut().chain(&mut self.u).chain(&mut self.v) {
+            column.clear();
+            column.resize(padded, 0.0);
+        }
+        let [p0, p1, p2] = self.p.each_mut().map(|c| &mut c[..edges.len()]);
+        let [d0, d1, d2] = self.d.each_mut().map(|c| &mut c[..edges.len()]);
+        let [u0, u1, u2] = self.u.each_mut().map(|c| &mut c[..edges.len()]);
+        let [v0, v1, v2] = self.v.each_mut().map(|c| &mut c[..edges.len()]);
+        for (k, e) in edges.iter().enumerate() {
+            (p0[k], p1[k], p2[k]) = (e.p.x, e.p.y, e.p.z);
+            (d0[k], d1[k], d2[k]) = (e.d.x, e.d.y, e.d.z);
+            (u0[k], u1[k], u2[k]) = (e.u.x, e.u.y, e.u.z);
+            (v0[k], v1[k], v2[k]) = (e.v.x, e.v.y, e.v.z);
         }
     }
 
@@ -615,8 +625,9 @@ fn edge_query_in(
     }
     columns.fill(edges_b);
     let nb = columns.index.len();
+    let padded = nb.next_multiple_of(8);
     crosses.clear();
-    crosses.resize(nb.next_multiple_of(8), 0);
+    crosses.resize(padded, 0);
     let context = EdgeContext {
         a,
         b,
@@ -629,13 +640,13 @@ fn edge_query_in(
         if flat {
             crosses[..nb].fill(1);
         } else {
-            // Every column cut to `nb`, so that the loop is free of bounds checks and runs
-            // in SIMD lanes.
-            let [d0, d1, d2] = columns.d.each_ref().map(|c| &c[..nb]);
-            let [u0, u1, u2] = columns.u.each_ref().map(|c| &c[..nb]);
-            let [v0, v1, v2] = columns.v.each_ref().map(|c| &c[..nb]);
-            let out = &mut crosses[..nb];
-            for k in 0..nb {
+            // Every column cut to the padded length (its tail zeros, which cross nothing), so
+            // that the loop is free of bounds checks and runs in whole SIMD words.
+            let [d0, d1, d2] = columns.d.each_ref().map(|c| &c[..padded]);
+            let [u0, u1, u2] = columns.u.each_ref().map(|c| &c[..padded]);
+            let [v0, v1, v2] = columns.v.each_ref().map(|c| &c[..padded]);
+            let out = &mut crosses[..padded];
+            for k in 0..padded {
                 let cba = u0[k] * ea.d.x + u1[k] * ea.d.y + u2[k] * ea.d.z;
                 let dba = v0[k] * ea.d.x + v1[k] * ea.d.y + v2[k] * ea.d.z;
                 let adc = ea.u.x * d0[k] + ea.u.y * d1[k] + ea.u.z * d2[k];
