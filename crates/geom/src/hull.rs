@@ -80,6 +80,7 @@ pub struct ConvexHull {
     normals: Vec<Vector3>,
     plane_offsets: Vec<Real>,
     face_first_vertex: Vec<u16>,
+    bounding_radius: Real,
     centre: Point3,
     inner: Real,
 }
@@ -500,6 +501,10 @@ impl ConvexHull {
         let plane_offsets = (normals.iter().zip(&face_first_vertex))
             .map(|(n, &v)| n.dot(&vertices[usize::from(v)].coords))
             .collect();
+        let bounding_radius = vertices
+            .iter()
+            .map(|v| v.coords.norm())
+            .fold(0.0, Real::max);
         let centre = Point3::from(
             vertices.iter().map(|v| v.coords).sum::<Vector3>() / vertices.len() as Real,
         );
@@ -521,6 +526,7 @@ impl ConvexHull {
             normals,
             plane_offsets,
             face_first_vertex,
+            bounding_radius,
             centre,
             inner,
         }
@@ -622,6 +628,11 @@ impl ConvexHull {
     /// secant: the pair tests' bound on an edge's axes.
     pub fn edge_arc_secants(&self) -> &[Real] {
         &self.arc_secants
+    }
+
+    /// The largest distance of a vertex from the origin of its frame.
+    pub fn bounding_radius(&self) -> Real {
+        self.bounding_radius
     }
 
     /// The faces' normals (each [`HullFace::normal`]), as one array.

@@ -168,11 +168,7 @@ impl Shape {
                 half_height,
                 radius,
             } => half_height + radius,
-            Self::ConvexHull { hull } => hull
-                .vertices()
-                .iter()
-                .map(|v| v.coords.norm())
-                .fold(0.0, Real::max),
+            Self::ConvexHull { hull } => hull.bounding_radius(),
             Self::Compound { .. } | Self::TriMesh { .. } | Self::HeightField { .. } => {
                 let b = self.local_aabb();
                 b.mins.coords.abs().sup(&b.maxs.coords.abs()).norm()
