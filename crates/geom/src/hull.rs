@@ -955,6 +955,44 @@ mod tests {
     }
 
     #[test]
+    fn each_face_lists_its_edges_and_the_pair_tests_arrays_match_the_faces() {
+        let mut state = 5;
+        let mut hulls = vec![
+            ConvexHull::unit_box().clone(),
+            ConvexHull::unit_triangle().clone(),
+        ];
+        for _ in 0..40 {
+            let n = 4 + (next(&mut state) * 40.0) as usize;
+            let points: Vec<Point3> = (0..n)
+                .map(|_| Point3::new(next(&mut state), next(&mut state), next(&mut state)))
+                .collect();
+            hulls.extend(ConvexHull::new(&points).ok());
+        }
+        for hull in &hulls {
+            let mut seen = vec![0; hull.edge_list().len()];
+            for (f, face) in hull.faces().iter().enumerate() {
+                let listed = hull.face_edges(f);
+                assert_eq!(listed.len(), hull.face_vertices(f).count());
+                for &e in listed {
+                    let edge = hull.edge_list()[usize::from(e)];
+                    assert!(usize::from(edge.face) == f || usize::from(edge.twin_face) == f);
+                    seen[usize::from(e)] += 1;
+                }
+                assert_eq!(hull.normals()[f], face.normal);
+                let first = hull.half_edges()[usize::from(face.edge)].origin;
+                assert_eq!(hull.face_first_vertices()[f], first);
+                let offset = face.normal.dot(&hull.vertices()[usize::from(first)].coords);
+                assert_eq!(hull.plane_offsets()[f].to_bits(), offset.to_bits());
+            }
+            assert!(seen.iter().all(|&k| k == 2), "every edge on two faces");
+            let radius = (hull.vertices().iter()).fold(0.0, |r: Real, v| r.max(v.coords.norm()));
+            assert_eq!(hull.bounding_radius(), radius);
+            let widest = hull.edge_arc_secants().iter().copied().fold(1.0, Real::max);
+            assert_eq!(hull.widest_edge_arc_secant(), widest);
+        }
+    }
+
+    #[test]
     fn an_edge_arc_secant_bounds_every_axis_on_the_arc() {
         // On random hulls (and the box), every unit vector on an edge's arc between its two
         // faces' normals has `l . w` at most the secant times the larger of `u . w` and `v . w`

@@ -32,7 +32,7 @@ const BIAS_RELATIVE: Real = 1e-3;
 const BIAS_ABSOLUTE: Real = 1e-5;
 /// Edge crosses shorter than this (relative, squared) are parallel edges: skipped.
 const PARALLEL_SQ: Real = 1e-6;
-/// The queries' bounds on a separation (see [`Poly::edges`]) are loosened by this fraction
+/// The queries' bounds on a separation (see [`Poly::kept_edges`]) are loosened by this fraction
 /// of the two shapes' sizes, far above their rounding, before an axis is passed over for them.
 const SLACK: Real = 1e-3;
 /// A face contact whose clipping leaves nothing falls back on the best edge axis if it is
@@ -593,7 +593,7 @@ impl EdgeColumns {
 /// pair, the separation measured between the projections.
 /// Stops at the first pair that separates them by more than `margin` (the pair is apart).
 /// Between solids, the edges whose axes all separate the two by less than `floor` are passed
-/// over ([`Poly::edges`]): an answer below the floor may then be missed (`None`, or another
+/// over ([`Poly::kept_edges`]): an answer below the floor may then be missed (`None`, or another
 /// pair below it), but every pair at or above it is found as without the floor.
 #[cfg(test)]
 fn edge_query(
