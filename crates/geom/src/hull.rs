@@ -80,6 +80,7 @@ pub struct ConvexHull {
     normals: Vec<Vector3>,
     plane_offsets: Vec<Real>,
     face_first_vertex: Vec<u16>,
+    vertex_edge: Vec<u16>,
     bounding_radius: Real,
     centre: Point3,
     inner: Real,
@@ -501,6 +502,11 @@ impl ConvexHull {
         let plane_offsets = (normals.iter().zip(&face_first_vertex))
             .map(|(n, &v)| n.dot(&vertices[usize::from(v)].coords))
             .collect();
+        // A half-edge out of each vertex (the first), to walk the faces about it.
+        let mut vertex_edge = vec![u16::MAX; vertices.len()];
+        for (e, edge) in edges.iter().enumerate().rev() {
+            vertex_edge[usize::from(edge.origin)] = e as u16;
+        }
         let bounding_radius = vertices
             .iter()
             .map(|v| v.coords.norm())
@@ -526,6 +532,7 @@ impl ConvexHull {
             normals,
             plane_offsets,
             face_first_vertex,
+            vertex_edge,
             bounding_radius,
             centre,
             inner,
@@ -628,6 +635,22 @@ impl ConvexHull {
     /// secant: the pair tests' bound on an edge's axes.
     pub fn edge_arc_secants(&self) -> &[Real] {
         &self.arc_secants
+    }
+
+    /// The faces about vertex `v`, walking its half-edges (each outgoing one's twin's next).
+    pub fn vertex_faces(&self, v: usize) -> impl Iterator<Item = u16> + '_ {
+        let first = self.vertex_edge[v];
+        let mut at = (first != u16::MAX).then_some(first);
+        // (At most every half-edge: a walk that never closes is cut, not followed forever.)
+        let mut left = self.edges.len();
+        std::iter::from_fn(move || {
+            let e = at?;
+            let edge = self.edges[usize::from(e)];
+            let next = self.edges[usize::from(edge.twin)].next;
+            left -= 1;
+            at = (next != first && left > 0).then_some(next);
+            Some(edge.face)
+        })
     }
 
     /// The largest distance of a vertex from the origin of its frame.

@@ -149,6 +149,11 @@ impl<'a> Poly<'a> {
 
     /// The vertex farthest along `dir` (the first of equals).
     pub(crate) fn support(&self, dir: &Vector3) -> &Point3 {
+        &self.vertices[self.support_index(dir)]
+    }
+
+    /// The index of [`Poly::support`]'s vertex.
+    pub(crate) fn support_index(&self, dir: &Vector3) -> usize {
         let mut best = (0, Real::NEG_INFINITY);
         for (i, v) in self.vertices.iter().enumerate() {
             let d = v.coords.dot(dir);
@@ -156,7 +161,7 @@ impl<'a> Poly<'a> {
                 best = (i, d);
             }
         }
-        &self.vertices[best.0]
+        best.0
     }
 
     /// The signed distance of `p` to face `f`'s plane.
@@ -875,13 +880,21 @@ fn face_contact_in(
         sides,
     } = scratch;
     let n = reference.normals[f];
-    let g = (0..incident.normals.len())
-        .min_by(|&x, &y| {
-            incident.normals[x]
-                .dot(&n)
-                .total_cmp(&incident.normals[y].dot(&n))
-        })
-        .unwrap_or(0);
+    // The incident face: of the faces about the incident shape's deepest vertex along the
+    // axis, the one most against the reference face (Box3D's `b3FindIncidentFace` also starts
+    // from that vertex), so that the clipped polygon holds the deepest point whenever it lies
+    // within the reference face's sides. The face most against it over the whole shape need
+    // not hold that vertex: clipped, it can leave nothing within the margin while the shapes
+    // overlap.
+    let deepest = incident.support_index(&-n);
+    let g = usize::from(
+        (incident.topology.vertex_faces(deepest))
+            .min_by(|&x, &y| {
+                (incident.normals[usize::from(x)].dot(&n))
+                    .total_cmp(&incident.normals[usize::from(y)].dot(&n))
+            })
+            .unwrap_or(0),
+    );
     polygon.clear();
     polygon.extend(incident.face(g).map(|(e, p)| Clipped {
         p: *p,
@@ -1053,10 +1066,26 @@ pub(crate) fn contact_and_axis(
         {
             return Some(edge_manifold(a, b, &e));
         }
+        // The incident shape's deepest vertex along the axis, halfway to the reference face's
+        // plane (as a clipped point is placed). Not the midpoint of both shapes' supports: the
+        // reference's support along its own face's normal is any corner of that face, which
+        // for a large face (a ground box's top) is metres from the contact.
+        let position = match chosen {
+            Chosen::FaceA(f) => {
+                let deepest = b.support(&-normal);
+                deepest - normal * (0.5 * a.distance(f, deepest))
+            }
+            _ => {
+                let Chosen::FaceB(f) = chosen else {
+                    unreachable!("an edge axis returned above")
+                };
+                let deepest = a.support(&normal);
+                deepest + normal * (0.5 * b.distance(f, deepest))
+            }
+        };
         let mut single = ArrayVec::new();
-        let (deepest_b, deepest_a) = (b.support(&-normal), a.support(&normal));
         single.push(ContactPoint {
-            position: geom::na::center(deepest_a, deepest_b),
+            position,
             depth: -separation,
             id: FeatureId::hull_round(0x3fff_ffff),
         });
@@ -1375,6 +1404,72 @@ pub(crate) fn poly_capsule_contact_within(
 mod tests {
     use super::*;
     use geom::UnitQuaternion;
+
+    #[test]
+    fn a_hull_sunk_into_a_ground_slab_gets_its_deepest_point_under_it() {
+        // rapier's convex_polyhedron3 rocks (10 points in a 2 m cube), turned at random and
+        // sunk 1 to 15 cm into the top of a slab 0.2 m thick and 400 m wide. The contact is the
+        // slab's top face, as deep as the rock's lowest vertex, and its points lie under the
+        // rock. (The incident face was once the rock's face most against the top over the
+        // whole rock, which need not hold its lowest vertex: clipped, it could leave nothing
+        // within the margin, and the fallback point was placed halfway to a corner of the
+        // slab, 200 m away.)
+        let mut state = 0x2545_f491_4f6c_dd1d_u64;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state >> 40) as Real / (1u64 << 24) as Real
+        };
+        let ground = Poly::of_box(&Obb {
+            center: Point3::new(0.0, -0.1, 0.0),
+            half_extents: Vector3::new(200.0, 0.1, 200.0),
+            rotation: UnitQuaternion::identity(),
+        });
+        let mut pairs = 0;
+        for _ in 0..2000 {
+            let points: Vec<Point3> = (0..10)
+                .map(|_| Point3::new(next(), next(), next()) * 2.0)
+                .collect();
+            let Ok(hull) = ConvexHull::new(&points) else {
+                continue;
+            };
+            let axis = Vector3::new(next(), next(), next()) * 2.0 - Vector3::repeat(1.0);
+            let turn = UnitQuaternion::from_scaled_axis(axis * 3.0);
+            let sunk = 0.01 + 0.14 * next();
+            let lowest = (hull.vertices().iter())
+                .map(|v| (turn * v).y)
+                .fold(Real::INFINITY, Real::min);
+            let pose = Isometry3::from_parts(Vector3::new(0.0, -lowest - sunk, 0.0).into(), turn);
+            let rock = Poly::of_hull(&hull, &pose);
+            let contact =
+                poly_poly_contact_within(&ground, &rock, 0.02).expect("a rock in the ground");
+            assert!(
+                (contact.normal - Vector3::y()).norm() < 1e-5,
+                "{:?}",
+                contact.normal
+            );
+            assert!(
+                (contact.depth - sunk).abs() < 1e-4,
+                "{} against {sunk}",
+                contact.depth
+            );
+            let under = Aabb::from_points(&rock.vertices)
+                .expect("a box")
+                .loosened(1e-3);
+            let deepest = (contact.points.iter()).fold(Real::NEG_INFINITY, |d, p| d.max(p.depth));
+            assert!((deepest - sunk).abs() < 1e-4, "{deepest} against {sunk}");
+            for p in &contact.points {
+                assert!(
+                    under.contains_point(&p.position),
+                    "{:?} not under the rock",
+                    p.position
+                );
+            }
+            pairs += 1;
+        }
+        assert!(pairs > 1900, "{pairs}");
+    }
 
     /// The face query as it was written first: each face against the other's support point
     /// found by a scan.
