@@ -441,6 +441,51 @@ pub fn capsules3() -> World {
     world
 }
 
+/// rapier's `convex_polyhedron3` stress test (`examples3d/stress_tests/convex_polyhedron3.rs`):
+/// the ground of [`capsules3`] and 47 layers of 8 x 8 hulls, each of 10 points uniform in the
+/// cube [0, 2)^3 of its body's frame, 2.2 m apart (rapier's spacing): 3,008 hulls. rapier
+/// rounds its hulls by 0.1 m (`round_convex_hull`); these are not rounded (minirigid has no
+/// rounded hulls), and its points are drawn by [`SplitMix`] (seed 0), not rapier's `StdRng`.
+/// rapier's density (1) and friction (0.5).
+pub fn convex_polyhedron3() -> World {
+    let mut world = rapier_stress_ground();
+    let (num, scale, rad, border_rad) = (8, 2.0, 1.0, 0.1);
+    let shift = border_rad * 2.0 + scale;
+    let centerx = shift * (num / 2) as Real;
+    let centery = shift / 2.0;
+    let centerz = shift * (num / 2) as Real;
+    let mut offset = -(num as Real) * shift * 0.5;
+    let mut rng = SplitMix(0);
+    for j in 0..47 {
+        for i in 0..num {
+            for k in 0..num {
+                let at = Vector3::new(
+                    i as Real * shift - centerx + offset,
+                    j as Real * shift + centery + 3.0,
+                    k as Real * shift - centerz + offset,
+                );
+                // (Ten random points are in one plane with probability zero; drawn again if so.)
+                let hull = loop {
+                    let points: Vec<Point3> = (0..10)
+                        .map(|_| Point3::new(rng.unit(), rng.unit(), rng.unit()) * scale)
+                        .collect();
+                    if let Ok(hull) = Shape::convex_hull(&points) {
+                        break hull;
+                    }
+                };
+                let body = BodyDesc::dynamic()
+                    .shape(hull)
+                    .position(at)
+                    .friction(0.5)
+                    .color([0.55, 0.6, 0.85]);
+                world.insert(body).expect("a hull");
+            }
+        }
+        offset -= 0.05 * rad * (num as Real - 1.0);
+    }
+    world
+}
+
 /// rapier's `compound3` stress test (`examples3d/stress_tests/compound3.rs`): the ground of
 /// [`capsules3`] and 25 layers of 8 x 8 U shapes, each one body of three boxes (a bar of half
 /// extents (2, 0.2, 0.2) and two uprights (0.2, 2, 0.2) at (+-2, 2, 0)): 1,600 bodies, 4,800

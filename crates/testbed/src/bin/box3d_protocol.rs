@@ -13,9 +13,11 @@
 //! With `--profile` first, each run's line is followed by the best run's time per stage of
 //! the step (`World::profile`, summed over the timed steps, ms). With `--hash` first, by the
 //! state hash the last run ended at (`World::state_hash`): two builds that should give the
-//! same bits are checked on a whole scene by comparing it.
+//! same bits are checked on a whole scene by comparing it. With `--lowest` first, by the
+//! lowest point of a moving body's box when the last run ended (m; with `--rapier3d` too, for
+//! rapier3d's colliders): how far the pile sank into a ground whose top is at 0.
 //!
-//! Run: `cargo run --release -p testbed --bin box3d_protocol -- [--rapier3d|--profile|--hash] [scene] [runs]
+//! Run: `cargo run --release -p testbed --bin box3d_protocol -- [--rapier3d|--profile|--hash|--lowest] [scene] [runs]
 //! [threads] [joint iterations]`; scenes: `large_pyramid`, `many_pyramids`, `joint_grid`,
 //! `large_world` (1,000 x 1,000 static boxes; `large_world:G` for G x G, to see how a step's
 //! cost grows with the static boxes), `convex_pile` (5,120 hulls; `convex_pile:L` for L layers
@@ -23,7 +25,8 @@
 //! L layers of 441), `washer` (a kinematic drum of 40 hulls turning 8,000 cubes; `washer:G` for G^3), `all` (the default, Box3D's scenes), and ours by the
 //! same protocol: `level` (the level example's surfaces with 256 bodies), `joint_grid_box3d`
 //! (the joint grid at Box3D's solver effort and joint softness), `capsules3`
-//! (rapier's stress test of 3,008 capsules), `compound3` (its 1,600 U shapes of three boxes); threads `N` (only
+//! (rapier's stress test of 3,008 capsules), `convex_polyhedron3` (its 3,008 hulls of 10
+//! points), `compound3` (its 1,600 U shapes of three boxes); threads `N` (only
 //! N, 1 by default) or `1..N` (each count from 1 to N, as Box3D's `-t=N`); 2 runs and the
 //! default joint iterations (`SolverConfig`) by default.
 
@@ -32,7 +35,9 @@ use std::time::Instant;
 use testbed::joints::{box3d_effort, joint_grid};
 use testbed::peer::{Contacts, insert_body, rapier_of_with};
 use testbed::scenes::{large_world, large_world_drop, many_pyramids, pyramid};
-use testbed::shapes::{capsules3, compound3, convex_pile, junkyard, junkyard_push, washer};
+use testbed::shapes::{
+    capsules3, compound3, convex_pile, convex_polyhedron3, junkyard, junkyard_push, washer,
+};
 use testbed::surfaces::level;
 use world::{BodyHandle, World};
 
@@ -173,6 +178,13 @@ fn our_scenes() -> Vec<Scene> {
             build: Box::new(|| box3d(capsules3())),
             before_step: None,
         },
+        // rapier's convex_polyhedron3 stress test: 3,008 hulls of 10 points, 500 steps.
+        Scene {
+            name: "convex_polyhedron3".into(),
+            steps: 500,
+            build: Box::new(|| box3d(convex_polyhedron3())),
+            before_step: None,
+        },
         // rapier's compound3 stress test: 1,600 U shapes of three boxes, 500 steps.
         Scene {
             name: "compound3".into(),
@@ -214,19 +226,19 @@ fn chosen(which: &str) -> Vec<Scene> {
 
 /// The minimum over `runs` of the timed steps' total (ms) on `threads` threads, that run's
 /// total per stage of the step (`World::profile`, ms), and the state hash the last run ended
-/// at.
+/// at and the lowest point of a moving body's box then.
 fn time(
     scene: &Scene,
     runs: usize,
     threads: usize,
     joint_iterations: Option<u32>,
-) -> (f64, Vec<(&'static str, f64)>, Option<u64>) {
+) -> (f64, Vec<(&'static str, f64)>, Option<u64>, f64) {
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()
         .expect("a thread pool");
     let mut best = (f64::INFINITY, Vec::new());
-    let mut end = None;
+    let (mut end, mut low) = (None, f64::INFINITY);
     for _ in 0..runs {
         let mut world = (scene.build)();
         if let Some(n) = joint_iterations {
@@ -259,8 +271,12 @@ fn time(
             best = (ms, stages);
         }
         end = Some(world.state_hash());
+        low = (world.bodies())
+            .filter(|(_, b)| b.kind() == world::BodyKind::Dynamic)
+            .map(|(_, b)| f64::from(b.world_aabb().mins.y))
+            .fold(f64::INFINITY, f64::min);
     }
-    (best.0, best.1, end)
+    (best.0, best.1, end, low)
 }
 
 /// The minimum over `runs` of rapier3d's timed steps' total (ms) on the same scene, by the
@@ -270,8 +286,8 @@ fn time(
 /// a body, as rapier's own ports build static geometry), one thread (rapier3d is built without its
 /// `parallel` feature). The scene's changes before each step are made to the minirigid world,
 /// which is never stepped, and the bodies they add inserted into rapier's.
-fn time_rapier(scene: &Scene, runs: usize) -> f64 {
-    let mut best = f64::INFINITY;
+fn time_rapier(scene: &Scene, runs: usize) -> (f64, f64) {
+    let (mut best, mut low) = (f64::INFINITY, f64::INFINITY);
     for _ in 0..runs {
         let mut ours = (scene.build)();
         let sleeping = ours.config().sleep.enabled;
@@ -290,8 +306,14 @@ fn time_rapier(scene: &Scene, runs: usize) -> f64 {
             peer.step();
         }
         best = best.min(start.elapsed().as_secs_f64() * 1e3);
+        low = (peer.colliders.iter())
+            .filter(|(_, c)| {
+                (c.parent()).is_some_and(|b| peer.bodies.get(b).is_some_and(|b| b.is_dynamic()))
+            })
+            .map(|(_, c)| f64::from(c.compute_aabb().mins.y))
+            .fold(f64::INFINITY, f64::min);
     }
-    best
+    (best, low)
 }
 
 fn main() {
@@ -306,6 +328,10 @@ fn main() {
     }
     let hash = args.first().is_some_and(|a| a == "--hash");
     if hash {
+        args.remove(0);
+    }
+    let lowest = args.first().is_some_and(|a| a == "--lowest");
+    if lowest {
         args.remove(0);
     }
     let which = args.first().map_or("all", String::as_str);
@@ -330,14 +356,18 @@ fn main() {
             if rapier && n > 1 {
                 continue;
             }
-            let (ms, stages, end) = if rapier {
-                (time_rapier(&scene, runs), Vec::new(), None)
+            let (ms, stages, end, low) = if rapier {
+                let (ms, low) = time_rapier(&scene, runs);
+                (ms, Vec::new(), None, low)
             } else {
                 time(&scene, runs, n, joint_iterations)
             };
             println!("{},{n},{ms:.1}", scene.name);
             if let (true, Some(end)) = (hash, end) {
                 println!("  state_hash,{n},{end:#018x}");
+            }
+            if lowest {
+                println!("  lowest,{n},{low:.4}");
             }
             if profile {
                 for (stage, ms) in stages {
