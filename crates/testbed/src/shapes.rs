@@ -413,32 +413,40 @@ fn rapier_stress_ground() -> World {
 /// (1) and friction (0.5).
 pub fn capsules3() -> World {
     let mut world = rapier_stress_ground();
-    let (num, rad) = (8, 1.0);
-    let shift = rad * 2.0 + rad;
-    let shifty = rad * 4.0;
+    let rad = 1.0;
+    for at in rapier_grid(8, 47, rad * 2.0 + rad, rad * 4.0, rad) {
+        let capsule = BodyDesc::dynamic()
+            .capsule(rad, rad)
+            .position(at)
+            .friction(0.5)
+            .color([0.9, 0.55, 0.2]);
+        world.insert(capsule).expect("a capsule");
+    }
+    world
+}
+
+/// The places rapier's stress tests drop their bodies at, in its order: `layers` layers of
+/// `num` x `num`, `shift` apart across and `rise` apart up, the first half a shift and 3 m
+/// over the ground, each layer moved by `-0.05 rad (num - 1)` along x and z.
+fn rapier_grid(num: usize, layers: usize, shift: Real, rise: Real, rad: Real) -> Vec<Vector3> {
     let centerx = shift * (num / 2) as Real;
     let centery = shift / 2.0;
     let centerz = shift * (num / 2) as Real;
-    let mut offset = -(num as Real) * (rad * 2.0 + rad) * 0.5;
-    for j in 0..47 {
+    let mut offset = -(num as Real) * shift * 0.5;
+    let mut places = Vec::with_capacity(layers * num * num);
+    for j in 0..layers {
         for i in 0..num {
             for k in 0..num {
-                let at = Vector3::new(
+                places.push(Vector3::new(
                     i as Real * shift - centerx + offset,
-                    j as Real * shifty + centery + 3.0,
+                    j as Real * rise + centery + 3.0,
                     k as Real * shift - centerz + offset,
-                );
-                let capsule = BodyDesc::dynamic()
-                    .capsule(rad, rad)
-                    .position(at)
-                    .friction(0.5)
-                    .color([0.9, 0.55, 0.2]);
-                world.insert(capsule).expect("a capsule");
+                ));
             }
         }
         offset -= 0.05 * rad * (num as Real - 1.0);
     }
-    world
+    places
 }
 
 /// rapier's `convex_polyhedron3` stress test (`examples3d/stress_tests/convex_polyhedron3.rs`):
@@ -449,39 +457,25 @@ pub fn capsules3() -> World {
 /// rapier's density (1) and friction (0.5).
 pub fn convex_polyhedron3() -> World {
     let mut world = rapier_stress_ground();
-    let (num, scale, rad, border_rad) = (8, 2.0, 1.0, 0.1);
+    let (scale, border_rad) = (2.0, 0.1);
     let shift = border_rad * 2.0 + scale;
-    let centerx = shift * (num / 2) as Real;
-    let centery = shift / 2.0;
-    let centerz = shift * (num / 2) as Real;
-    let mut offset = -(num as Real) * shift * 0.5;
     let mut rng = SplitMix(0);
-    for j in 0..47 {
-        for i in 0..num {
-            for k in 0..num {
-                let at = Vector3::new(
-                    i as Real * shift - centerx + offset,
-                    j as Real * shift + centery + 3.0,
-                    k as Real * shift - centerz + offset,
-                );
-                // (Ten random points are in one plane with probability zero; drawn again if so.)
-                let hull = loop {
-                    let points: Vec<Point3> = (0..10)
-                        .map(|_| Point3::new(rng.unit(), rng.unit(), rng.unit()) * scale)
-                        .collect();
-                    if let Ok(hull) = Shape::convex_hull(&points) {
-                        break hull;
-                    }
-                };
-                let body = BodyDesc::dynamic()
-                    .shape(hull)
-                    .position(at)
-                    .friction(0.5)
-                    .color([0.55, 0.6, 0.85]);
-                world.insert(body).expect("a hull");
+    for at in rapier_grid(8, 47, shift, shift, 1.0) {
+        // (Ten random points are in one plane with probability zero; drawn again if so.)
+        let hull = loop {
+            let points: Vec<Point3> = (0..10)
+                .map(|_| Point3::new(rng.unit(), rng.unit(), rng.unit()) * scale)
+                .collect();
+            if let Ok(hull) = Shape::convex_hull(&points) {
+                break hull;
             }
-        }
-        offset -= 0.05 * rad * (num as Real - 1.0);
+        };
+        let body = BodyDesc::dynamic()
+            .shape(hull)
+            .position(at)
+            .friction(0.5)
+            .color([0.55, 0.6, 0.85]);
+        world.insert(body).expect("a hull");
     }
     world
 }
