@@ -286,8 +286,8 @@ fn face_query(
     })
 }
 
-/// [`face_query`] with the buffer `columns`, leaving in `reach` each face's `n . c - offset`
-/// for `b`'s centre `c` (up to the face it stops at), which [`Poly::kept_edges`] reads.
+/// [`face_query`] with the buffer `columns`, leaving in `reach` every face's `n . c - offset`
+/// for `b`'s centre `c`, which [`Poly::kept_edges`] reads.
 fn face_query_in(
     a: &Poly<'_>,
     b: &Poly<'_>,
