@@ -1405,6 +1405,16 @@ mod tests {
     use super::*;
     use geom::UnitQuaternion;
 
+    /// A seeded xorshift generator of numbers uniform in [0, 1) (24 bits, exact in `f32`).
+    fn seeded(mut state: u64) -> impl FnMut() -> Real {
+        move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state >> 40) as Real / (1u64 << 24) as Real
+        }
+    }
+
     #[test]
     fn a_hull_sunk_into_a_ground_slab_gets_its_deepest_point_under_it() {
         // rapier's convex_polyhedron3 rocks (10 points in a 2 m cube), turned at random and
@@ -1414,13 +1424,7 @@ mod tests {
         // whole rock, which need not hold its lowest vertex: clipped, it could leave nothing
         // within the margin, and the fallback point was placed halfway to a corner of the
         // slab, 200 m away.)
-        let mut state = 0x2545_f491_4f6c_dd1d_u64;
-        let mut next = move || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            (state >> 40) as Real / (1u64 << 24) as Real
-        };
+        let mut next = seeded(0x2545_f491_4f6c_dd1d);
         let ground = Poly::of_box(&Obb {
             center: Point3::new(0.0, -0.1, 0.0),
             half_extents: Vector3::new(200.0, 0.1, 200.0),
@@ -1497,13 +1501,8 @@ mod tests {
 
     #[test]
     fn the_face_query_in_lanes_gives_the_scan_of_supports_to_the_bit() {
-        let mut state = 0x9e37_79b9_7f4a_7c15_u64;
-        let mut next = move || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            (state >> 40) as Real / (1u64 << 24) as Real * 2.0 - 1.0
-        };
+        let mut unit = seeded(0x9e37_79b9_7f4a_7c15);
+        let mut next = move || unit() * 2.0 - 1.0;
         let mut point = || Point3::new(next(), next(), next());
         let hulls: Vec<ConvexHull> = (0..6)
             .map(|k| {
