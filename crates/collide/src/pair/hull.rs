@@ -164,6 +164,20 @@ impl<'a> Poly<'a> {
         best.0
     }
 
+    /// Each face's reach toward `centre` (`n . centre - offset`, its plane's distance to it),
+    /// in place of what `out` held.
+    fn reaches(&self, centre: &Point3, out: &mut Vec<Real>) {
+        out.clear();
+        out.extend(
+            (self.normals.iter().zip(self.offsets.iter())).map(|(n, o)| n.dot(&centre.coords) - o),
+        );
+    }
+
+    /// `p` moved halfway to face `f`'s plane (where a contact point on that face is placed).
+    fn halfway(&self, f: usize, p: &Point3) -> Point3 {
+        p - self.normals[f] * (0.5 * self.distance(f, p))
+    }
+
     /// The signed distance of `p` to face `f`'s plane.
     pub(crate) fn distance(&self, f: usize, p: &Point3) -> Real {
         self.normals[f].dot(&p.coords) - self.offsets[f]
@@ -326,9 +340,7 @@ fn face_query_in(
     // `b` holds the ball of radius `inner` about its centre `c`, so its least `n . v` is at
     // most `n . c - inner`: a face's separation is at most its reach (`n . c - offset`) less
     // `inner`, and a face whose bound is below the best cannot be it.
-    reach.clear();
-    reach
-        .extend((a.normals.iter().zip(a.offsets.iter())).map(|(n, o)| n.dot(&b.centre.coords) - o));
+    a.reaches(&b.centre, reach);
     let slack = SLACK * (a.size + b.size);
     let bound = |f: usize| reach[f] - b.inner + slack;
     // The allowed face of greatest reach is measured first: it is usually the best, and the
@@ -609,15 +621,8 @@ fn edge_query(
     allowed: &impl Fn(&Vector3) -> bool,
 ) -> Option<EdgeAxis> {
     lent(&SAT_SCRATCH, |s| {
-        let faces = |p: &Poly<'_>, other: &Poly<'_>, out: &mut Vec<Real>| {
-            out.clear();
-            out.extend(
-                (p.normals.iter().zip(p.offsets.iter()))
-                    .map(|(n, o)| n.dot(&other.centre.coords) - o),
-            );
-        };
-        faces(a, b, &mut s.reach_a);
-        faces(b, a, &mut s.reach_b);
+        a.reaches(&b.centre, &mut s.reach_a);
+        b.reaches(&a.centre, &mut s.reach_b);
         edge_query_in(
             a,
             b,
@@ -857,11 +862,20 @@ pub(crate) fn face_contact(
     reference: &Poly<'_>,
     f: usize,
     incident: &Poly<'_>,
+    deepest: usize,
     margin: Real,
     reference_is_b: bool,
 ) -> Vec<ContactPoint> {
     lent(&CLIP_SCRATCH, |scratch| {
-        face_contact_in(reference, f, incident, margin, reference_is_b, scratch)
+        face_contact_in(
+            reference,
+            f,
+            incident,
+            deepest,
+            margin,
+            reference_is_b,
+            scratch,
+        )
     })
 }
 
@@ -870,6 +884,7 @@ fn face_contact_in(
     reference: &Poly<'_>,
     f: usize,
     incident: &Poly<'_>,
+    deepest: usize,
     margin: Real,
     reference_is_b: bool,
     scratch: &mut ClipScratch,
@@ -886,7 +901,6 @@ fn face_contact_in(
     // within the reference face's sides. The face most against it over the whole shape need
     // not hold that vertex: clipped, it can leave nothing within the margin while the shapes
     // overlap.
-    let deepest = incident.support_index(&-n);
     let g = usize::from(
         (incident.topology.vertex_faces(deepest))
             .min_by(|&x, &y| {
@@ -1048,16 +1062,21 @@ pub(crate) fn contact_and_axis(
     (chosen, separation, edge): (Chosen, Real, Option<EdgeAxis>),
     margin: Real,
 ) -> Option<(Contact, Option<AxisCache>)> {
-    let (normal, points, feature) = match chosen {
+    // The incident shape's deepest vertex along the axis, for the clipping and the fallback.
+    let (normal, points, feature, deepest) = match chosen {
         Chosen::FaceA(f) => {
             let n = a.normals[f];
-            let points = face_contact(a, f, b, margin, false);
-            (n, points, AxisFeature::FaceA(f as u16))
+            let deepest = b.support_index(&-n);
+            let points = face_contact(a, f, b, deepest, margin, false);
+            let halfway = a.halfway(f, &b.vertices[deepest]);
+            (n, points, AxisFeature::FaceA(f as u16), halfway)
         }
         Chosen::FaceB(f) => {
             let n = b.normals[f];
-            let points = face_contact(b, f, a, margin, true);
-            (-n, points, AxisFeature::FaceB(f as u16))
+            let deepest = a.support_index(&-n);
+            let points = face_contact(b, f, a, deepest, margin, true);
+            let halfway = b.halfway(f, &a.vertices[deepest]);
+            (-n, points, AxisFeature::FaceB(f as u16), halfway)
         }
         Chosen::Edge(e) => return Some(edge_manifold(a, b, &e)),
     };
@@ -1066,26 +1085,13 @@ pub(crate) fn contact_and_axis(
         {
             return Some(edge_manifold(a, b, &e));
         }
-        // The incident shape's deepest vertex along the axis, halfway to the reference face's
-        // plane (as a clipped point is placed). Not the midpoint of both shapes' supports: the
-        // reference's support along its own face's normal is any corner of that face, which
-        // for a large face (a ground box's top) is metres from the contact.
-        let position = match chosen {
-            Chosen::FaceA(f) => {
-                let deepest = b.support(&-normal);
-                deepest - normal * (0.5 * a.distance(f, deepest))
-            }
-            _ => {
-                let Chosen::FaceB(f) = chosen else {
-                    unreachable!("an edge axis returned above")
-                };
-                let deepest = a.support(&normal);
-                deepest + normal * (0.5 * b.distance(f, deepest))
-            }
-        };
+        // The incident shape's deepest vertex halfway to the reference face's plane (as a
+        // clipped point is placed). Not the midpoint of both shapes' supports: the reference's
+        // support along its own face's normal is any corner of that face, which for a large
+        // face (a ground box's top) is metres from the contact.
         let mut single = ArrayVec::new();
         single.push(ContactPoint {
-            position,
+            position: deepest,
             depth: -separation,
             id: FeatureId::hull_round(0x3fff_ffff),
         });

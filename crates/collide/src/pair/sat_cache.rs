@@ -127,11 +127,12 @@ fn face(
     let Some(&n) = reference.normals.get(f) else {
         return Cached::Stale;
     };
-    let separation = reference.distance(f, incident.support(&-n));
+    let deepest = incident.support_index(&-n);
+    let separation = reference.distance(f, &incident.vertices[deepest]);
     if separation > margin {
         return Cached::Apart;
     }
-    let points = face_contact(reference, f, incident, margin, reference_is_b);
+    let points = face_contact(reference, f, incident, deepest, margin, reference_is_b);
     if points.is_empty() || !holds(old, least_separation(&points)) {
         return Cached::Stale;
     }
