@@ -316,24 +316,22 @@ fn time_rapier(scene: &Scene, runs: usize) -> (f64, f64) {
     (best, low)
 }
 
+/// Whether `args` starts with `flag`, which is then taken off.
+fn take_flag(args: &mut Vec<String>, flag: &str) -> bool {
+    let there = args.first().is_some_and(|a| a == flag);
+    if there {
+        args.remove(0);
+    }
+    there
+}
+
 fn main() {
     let mut args: Vec<String> = std::env::args().skip(1).collect();
-    let rapier = args.first().is_some_and(|a| a == "--rapier3d");
-    if rapier {
-        args.remove(0);
-    }
-    let profile = args.first().is_some_and(|a| a == "--profile");
-    if profile {
-        args.remove(0);
-    }
-    let hash = args.first().is_some_and(|a| a == "--hash");
-    if hash {
-        args.remove(0);
-    }
-    let lowest = args.first().is_some_and(|a| a == "--lowest");
-    if lowest {
-        args.remove(0);
-    }
+    // In this order, each optional.
+    let rapier = take_flag(&mut args, "--rapier3d");
+    let profile = take_flag(&mut args, "--profile");
+    let hash = take_flag(&mut args, "--hash");
+    let lowest = take_flag(&mut args, "--lowest");
     let which = args.first().map_or("all", String::as_str);
     let runs: usize = args.get(1).and_then(|s| s.parse().ok()).unwrap_or(2);
     let threads = args.get(2).map_or("1", String::as_str);
