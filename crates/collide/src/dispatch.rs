@@ -111,12 +111,19 @@ fn surface_pair(a: &Volume, b: &Volume, margin: Real) -> Option<Contact> {
         .max_by(|p, q| p.depth.total_cmp(&q.depth))
 }
 
-/// Two polyhedra (hulls, or a hull and a box) seen from the first one's frame, and where that
-/// frame is: the pair tests run there, so that only the second is placed (the first's
-/// vertices and normals are its own, exactly), and their contact is placed after. `None` for
-/// any other pair, two boxes included (they have their own test).
-fn polyhedra<'a>(a: &'a Volume, b: &'a Volume) -> Option<(Poly<'a>, Poly<'a>, Isometry3)> {
-    let (frame, a_local) = match (a, b) {
+/// Two polyhedra (hulls, or a hull and a box) seen from the first one's frame, lent to `test`
+/// with where that frame is: the pair tests run there, so that only the second is placed (the
+/// first's vertices and normals are its own, exactly), and their contact is placed after.
+/// `None` for any other pair, two boxes included (they have their own test). (The polyhedra
+/// are built where `test` reads them: handed back, their fields' copies were a tenth of a
+/// cached test.)
+#[inline(always)]
+fn with_polyhedra<R>(
+    a: &Volume,
+    b: &Volume,
+    test: impl FnOnce(&Poly<'_>, &Poly<'_>, &Isometry3) -> R,
+) -> Option<R> {
+    let frame = match (a, b) {
         // (The second checked first, so that nothing is placed for a pair that is not one.)
         (Volume::Obb(_), Volume::Obb(_))
         | (
@@ -127,11 +134,13 @@ fn polyhedra<'a>(a: &'a Volume, b: &'a Volume) -> Option<(Poly<'a>, Poly<'a>, Is
             | Volume::TriMesh(_)
             | Volume::HeightField(_),
         ) => return None,
-        (Volume::Hull(posed), _) => (posed.pose, Poly::of_hull_local(&posed.hull)),
-        (Volume::Obb(obb), _) => (
-            Isometry3::from_parts(obb.center.coords.into(), obb.rotation),
-            Poly::of_box_local(&obb.half_extents),
-        ),
+        (Volume::Hull(posed), _) => posed.pose,
+        (Volume::Obb(obb), _) => Isometry3::from_parts(obb.center.coords.into(), obb.rotation),
+        _ => return None,
+    };
+    let a_local = match a {
+        Volume::Hull(posed) => Poly::of_hull_local(&posed.hull),
+        Volume::Obb(obb) => Poly::of_box_local(&obb.half_extents),
         _ => return None,
     };
     let inverse = frame.inverse();
@@ -144,13 +153,42 @@ fn polyhedra<'a>(a: &'a Volume, b: &'a Volume) -> Option<(Poly<'a>, Poly<'a>, Is
         }),
         _ => return None,
     };
-    Some((a_local, b_local, frame))
+    Some(test(&a_local, &b_local, &frame))
 }
 
-/// The contact of two polyhedra (see [`polyhedra`]), speculative up to `margin`.
+/// Whether two polyhedra (hulls, or a hull and a box) are apart by more than `margin` between
+/// the balls about their vertices' means that hold them, loosened by far more than rounding.
+/// Where it holds, the SAT's first check (the pair's extents along the line of the centres)
+/// finds them apart too, and [`poly_poly_contact_cached`] gives `None` and no cached axis:
+/// this answers the same without placing either polyhedron.
+fn balls_apart(a: &Volume, b: &Volume, margin: Real) -> bool {
+    let ball = |v: &Volume| match v {
+        Volume::Hull(posed) => {
+            let (centre, _) = posed.hull.inner_ball();
+            Some((posed.pose * centre, posed.hull.outer_radius()))
+        }
+        Volume::Obb(obb) => Some((obb.center, obb.half_extents.norm())),
+        _ => None,
+    };
+    let (Some((ca, ra)), Some((cb, rb))) = (ball(a), ball(b)) else {
+        return false;
+    };
+    if matches!((a, b), (Volume::Obb(_), Volume::Obb(_))) {
+        return false;
+    }
+    let reach = ra + rb;
+    (cb - ca).norm() > reach + margin + BALL_SLACK * reach
+}
+
+/// How much [`balls_apart`] loosens the balls, as a fraction of their radii: the rounding of
+/// the centres and extents it stands in for is some ten thousand times smaller.
+const BALL_SLACK: Real = 1e-3;
+
+/// The contact of two polyhedra (see [`with_polyhedra`]), speculative up to `margin`.
 fn polyhedra_contact(a: &Volume, b: &Volume, margin: Real) -> Option<Contact> {
-    let (pa, pb, frame) = polyhedra(a, b)?;
-    poly_poly_contact_within(&pa, &pb, margin).map(|c| c.placed(&frame))
+    with_polyhedra(a, b, |pa, pb, frame| {
+        poly_poly_contact_within(pa, pb, margin).map(|c| c.placed(frame))
+    })?
 }
 
 /// A posed hull as a polyhedron in world space.
@@ -300,8 +338,16 @@ pub fn volume_contact_cached(
     margin: Real,
     cache: &mut Option<AxisCache>,
 ) -> Option<Contact> {
-    if let Some((pa, pb, frame)) = polyhedra(a, b) {
-        return poly_poly_contact_cached(&pa, &pb, margin, cache).map(|c| c.placed(&frame));
+    // A pair with no cached axis: most are apart, and the balls about the two centres that
+    // the SAT's first check uses show most of those without placing either.
+    if cache.is_none() && balls_apart(a, b, margin) {
+        return None;
+    }
+    let cached = with_polyhedra(a, b, |pa, pb, frame| {
+        poly_poly_contact_cached(pa, pb, margin, cache).map(|c| c.placed(frame))
+    });
+    if let Some(contact) = cached {
+        return contact;
     }
     *cache = None;
     volume_contact_within(a, b, margin)
@@ -315,5 +361,62 @@ pub fn volume_intersects(a: &Volume, b: &Volume) -> bool {
         (Volume::Sphere(a), Volume::Obb(b)) => sphere_obb_intersects(a, b),
         (Volume::Obb(a), Volume::Sphere(b)) => sphere_obb_intersects(b, a),
         _ => volume_contact_within(a, b, 0.0).is_some_and(|c| c.depth >= 0.0),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use geom::{Point3, Vector3};
+
+    /// A pair with no cached axis gives the same contact and leaves the same cache whether
+    /// the balls about the centres answer first or the polyhedra are placed and tested, on
+    /// pairs from overlapping to well apart (the balls answer a good share of them).
+    #[test]
+    fn the_balls_answer_an_uncached_pair_as_the_sat_does() {
+        let mut rng = testbed::SplitMix(77);
+        let shapes: Vec<Shape> = (0..6)
+            .map(|k| {
+                let points: Vec<Point3> = (0..5 + 6 * k).map(|_| rng.point(1.0)).collect();
+                Shape::convex_hull(&points).expect("a hull of random points")
+            })
+            .chain([Shape::cuboid(Vector3::new(0.7, 0.3, 1.1)).expect("a box")])
+            .collect();
+        let bits = |c: &Option<Contact>| {
+            c.as_ref().map(|c| {
+                let mut v: Vec<u32> = c.normal.iter().map(|x| x.to_bits()).collect();
+                v.push(c.depth.to_bits());
+                for p in &c.points {
+                    v.extend(p.position.iter().map(|x| x.to_bits()));
+                    v.push(p.id.0);
+                }
+                v
+            })
+        };
+        let mut answered = 0;
+        for round in 0..4000 {
+            let pa = Isometry3::from_parts(rng.point(20.0).coords.into(), rng.rotation());
+            let offset = rng.point(3.0).coords;
+            let pb = Isometry3::from_parts((pa.translation.vector + offset).into(), rng.rotation());
+            let (a, b) = (
+                shapes[round % shapes.len()].world(&pa),
+                shapes[(round / 7) % shapes.len()].world(&pb),
+            );
+            if matches!((&a, &b), (Volume::Obb(_), Volume::Obb(_))) {
+                continue;
+            }
+            let margin = 0.05 * (round % 3) as Real;
+            answered += usize::from(balls_apart(&a, &b, margin));
+            let mut cache = None;
+            let contact = volume_contact_cached(&a, &b, margin, &mut cache);
+            let mut placed_cache = None;
+            let placed = with_polyhedra(&a, &b, |pa, pb, frame| {
+                poly_poly_contact_cached(pa, pb, margin, &mut placed_cache).map(|c| c.placed(frame))
+            })
+            .expect("two polyhedra");
+            assert_eq!(bits(&contact), bits(&placed), "round {round}");
+            assert_eq!(cache, placed_cache, "round {round}");
+        }
+        assert!(answered > 500, "{answered}");
     }
 }

@@ -84,6 +84,7 @@ pub struct ConvexHull {
     bounding_radius: Real,
     centre: Point3,
     inner: Real,
+    outer: Real,
 }
 
 /// A triangle being built: corners, plane, the points outside it.
@@ -519,6 +520,9 @@ impl ConvexHull {
             .map(|f| f.offset - f.normal.dot(&centre.coords))
             .fold(Real::INFINITY, Real::min)
             .max(0.0);
+        let outer = (vertices.iter())
+            .map(|v| (v - centre).norm())
+            .fold(0.0, Real::max);
         Self {
             vertices,
             edges,
@@ -536,6 +540,7 @@ impl ConvexHull {
             bounding_radius,
             centre,
             inner,
+            outer,
         }
     }
 
@@ -690,6 +695,12 @@ impl ConvexHull {
     /// least distance from it to a face's plane; 0 for a flat hull).
     pub fn inner_ball(&self) -> (Point3, Real) {
         (self.centre, self.inner)
+    }
+
+    /// The largest distance of a vertex from the mean of the vertices: the radius of the ball
+    /// about [`ConvexHull::inner_ball`]'s centre that holds the hull.
+    pub fn outer_radius(&self) -> Real {
+        self.outer
     }
 
     /// The vertex indices of face `f`, counter-clockwise from outside.
@@ -1010,6 +1021,10 @@ mod tests {
             assert!(seen.iter().all(|&k| k == 2), "every edge on two faces");
             let radius = (hull.vertices().iter()).fold(0.0, |r: Real, v| r.max(v.coords.norm()));
             assert_eq!(hull.bounding_radius(), radius);
+            let (centre, _) = hull.inner_ball();
+            let outer = (hull.vertices().iter()).fold(0.0, |r: Real, v| r.max((v - centre).norm()));
+            assert_eq!(hull.outer_radius(), outer);
+            assert!(outer <= radius + (centre.coords.norm()) && outer > 0.0);
             let widest = hull.edge_arc_secants().iter().copied().fold(1.0, Real::max);
             assert_eq!(hull.widest_edge_arc_secant(), widest);
         }
