@@ -114,6 +114,7 @@ fn surface_pair(a: &Volume, b: &Volume, margin: Real) -> Option<Contact> {
 /// Two polyhedra (hulls, or a hull and a box) seen from the first one's frame, lent to `test`
 /// with where that frame is: the pair tests run there, so that only the second is placed (the
 /// first's vertices and normals are its own, exactly), and their contact is placed after.
+/// The second's planes may be left to place ([`Poly::place_planes`]).
 /// `None` for any other pair, two boxes included (they have their own test). (The polyhedra
 /// are built where `test` reads them: handed back, their fields' copies were a tenth of a
 /// cached test.)
@@ -121,7 +122,7 @@ fn surface_pair(a: &Volume, b: &Volume, margin: Real) -> Option<Contact> {
 fn with_polyhedra<R>(
     a: &Volume,
     b: &Volume,
-    test: impl FnOnce(&Poly<'_>, &Poly<'_>, &Isometry3) -> R,
+    test: impl FnOnce(&Poly<'_>, &mut Poly<'_>, &Isometry3) -> R,
 ) -> Option<R> {
     let frame = match (a, b) {
         // (The second checked first, so that nothing is placed for a pair that is not one.)
@@ -144,8 +145,8 @@ fn with_polyhedra<R>(
         _ => return None,
     };
     let inverse = frame.inverse();
-    let b_local = match b {
-        Volume::Hull(posed) => Poly::of_hull(&posed.hull, &(inverse * posed.pose)),
+    let mut b_local = match b {
+        Volume::Hull(posed) => Poly::of_hull_vertices(&posed.hull, &(inverse * posed.pose)),
         Volume::Obb(obb) => Poly::of_box(&Obb {
             center: inverse * obb.center,
             half_extents: obb.half_extents,
@@ -153,7 +154,7 @@ fn with_polyhedra<R>(
         }),
         _ => return None,
     };
-    Some(test(&a_local, &b_local, &frame))
+    Some(test(&a_local, &mut b_local, &frame))
 }
 
 /// Whether two polyhedra (hulls, or a hull and a box) are apart by more than `margin` between
@@ -187,6 +188,7 @@ const BALL_SLACK: Real = 1e-3;
 /// The contact of two polyhedra (see [`with_polyhedra`]), speculative up to `margin`.
 fn polyhedra_contact(a: &Volume, b: &Volume, margin: Real) -> Option<Contact> {
     with_polyhedra(a, b, |pa, pb, frame| {
+        pb.place_planes();
         poly_poly_contact_within(pa, pb, margin).map(|c| c.placed(frame))
     })?
 }

@@ -20,7 +20,7 @@ use super::sat_cache::{AxisCache, AxisFeature};
 use crate::contact::{Contact, ContactPoint, FeatureId};
 use crate::segment::closest_points_on_segments;
 use arrayvec::ArrayVec;
-use geom::{Aabb, Capsule, ConvexHull, Isometry3, Obb, Point3, Real, Sphere, Vector3};
+use geom::{Aabb, Capsule, ConvexHull, Isometry3, Matrix3, Obb, Point3, Real, Sphere, Vector3};
 use std::borrow::Cow;
 use std::cell::RefCell;
 use std::thread::LocalKey;
@@ -44,27 +44,89 @@ const FALLBACK: Real = 1e-3;
 /// point that it holds, and its size.
 ///
 /// A hull in its own frame lends its own arrays ([`Poly::of_hull_local`]); a placed one owns
-/// them, in buffers kept per thread.
+/// them, in buffers kept per thread. A hull placed by [`Poly::of_hull_vertices`] has its
+/// vertices placed and its planes not yet: [`Poly::normal`] and [`Poly::offset`] place one
+/// face's at a time (what a test on a cached axis reads), [`Poly::place_planes`] all of them
+/// (what the full test reads), each exactly as the other does it.
 pub(crate) struct Poly<'a> {
     pub(crate) topology: &'a ConvexHull,
     pub(crate) vertices: Cow<'a, [Point3]>,
+    /// Every face's normal, once the planes are placed (empty before).
     pub(crate) normals: Cow<'a, [Vector3]>,
+    /// Every face's offset, once the planes are placed (empty before).
     pub(crate) offsets: Cow<'a, [Real]>,
     pub(crate) centre: Point3,
     pub(crate) inner: Real,
     pub(crate) size: Real,
+    /// The turn the topology's normals are placed by (for the planes not yet placed).
+    turn: Matrix3,
 }
 
 impl<'a> Poly<'a> {
     /// `hull` placed at `pose`.
     pub(crate) fn of_hull(hull: &'a ConvexHull, pose: &Isometry3) -> Self {
+        let mut poly = Self::of_hull_vertices(hull, pose);
+        poly.place_planes();
+        poly
+    }
+
+    /// `hull` placed at `pose`, its planes left to place (see [`Poly`]).
+    pub(crate) fn of_hull_vertices(hull: &'a ConvexHull, pose: &Isometry3) -> Self {
         let mut buffers = PolyBuffers::take();
         // A matrix turns a vector in half the operations a quaternion does.
         let (turn, shift) = (pose.rotation.to_rotation_matrix(), pose.translation.vector);
         (buffers.vertices).extend(hull.vertices().iter().map(|v| turn * v + shift));
-        (buffers.normals).extend(hull.faces().iter().map(|f| turn * f.normal));
         let size = 0.5 * hull.local_aabb().extents().max();
-        Self::finish(hull, buffers, size, hull.inner_ball().1)
+        let mut poly = Self::finish(hull, buffers, size, hull.inner_ball().1);
+        poly.turn = *turn.matrix();
+        poly
+    }
+
+    /// Places every face's normal and offset, if they are not yet (see [`Poly`]).
+    pub(crate) fn place_planes(&mut self) {
+        if self.has_planes() {
+            return;
+        }
+        let turn = self.turn;
+        let mut normals = owned(&mut self.normals);
+        normals.clear();
+        normals.extend(self.topology.normals().iter().map(|n| turn * n));
+        let mut offsets = owned(&mut self.offsets);
+        offsets.clear();
+        offsets.extend(
+            (normals.iter().zip(self.topology.face_first_vertices()))
+                .map(|(n, &v)| n.dot(&self.vertices[usize::from(v)].coords)),
+        );
+        self.normals = Cow::Owned(normals);
+        self.offsets = Cow::Owned(offsets);
+    }
+
+    /// Whether every face's normal and offset is placed.
+    pub(crate) fn has_planes(&self) -> bool {
+        let faces = self.topology.faces().len();
+        self.normals.len() == faces && self.offsets.len() == faces
+    }
+
+    /// Face `f`'s outward normal (placed now if the planes are not yet).
+    #[inline]
+    pub(crate) fn normal(&self, f: usize) -> Vector3 {
+        match self.normals.get(f) {
+            Some(n) => *n,
+            None => self.turn * self.topology.normals()[f],
+        }
+    }
+
+    /// Face `f`'s offset, `n . v` for its normal and first vertex (placed now if the planes
+    /// are not yet).
+    #[inline]
+    fn offset(&self, f: usize) -> Real {
+        match self.offsets.get(f) {
+            Some(o) => *o,
+            None => {
+                let first = self.topology.face_first_vertices()[f];
+                (self.normal(f)).dot(&self.vertices[usize::from(first)].coords)
+            }
+        }
     }
 
     /// `hull` in its own frame (what [`Poly::of_hull`] gives at the identity, to the bit: the
@@ -80,6 +142,7 @@ impl<'a> Poly<'a> {
             centre,
             inner,
             size: 0.5 * hull.local_aabb().extents().max(),
+            turn: Matrix3::identity(),
         }
     }
 
@@ -129,6 +192,7 @@ impl<'a> Poly<'a> {
             normals,
             mut offsets,
         } = buffers;
+        // (A hull placed by its vertices alone has no normals yet: its planes come later.)
         offsets.extend(
             (normals.iter().zip(topology.face_first_vertices()))
                 .map(|(n, &v)| n.dot(&vertices[usize::from(v)].coords)),
@@ -144,6 +208,7 @@ impl<'a> Poly<'a> {
             centre,
             inner,
             size,
+            turn: Matrix3::identity(),
         }
     }
 
@@ -175,12 +240,12 @@ impl<'a> Poly<'a> {
 
     /// `p` moved halfway to face `f`'s plane (where a contact point on that face is placed).
     fn halfway(&self, f: usize, p: &Point3) -> Point3 {
-        p - self.normals[f] * (0.5 * self.distance(f, p))
+        p - self.normal(f) * (0.5 * self.distance(f, p))
     }
 
     /// The signed distance of `p` to face `f`'s plane.
     pub(crate) fn distance(&self, f: usize, p: &Point3) -> Real {
-        self.normals[f].dot(&p.coords) - self.offsets[f]
+        self.normal(f).dot(&p.coords) - self.offset(f)
     }
 
     /// Face `f`'s corners, counter-clockwise from outside, with their half-edges.
@@ -216,8 +281,8 @@ impl<'a> Poly<'a> {
         let edges = self.topology.half_edges();
         let twin = usize::from(edges[e].twin);
         (
-            self.normals[usize::from(edges[e].face)],
-            self.normals[usize::from(edges[twin].face)],
+            self.normal(usize::from(edges[e].face)),
+            self.normal(usize::from(edges[twin].face)),
         )
     }
 }
@@ -894,7 +959,7 @@ fn face_contact_in(
         clipped,
         sides,
     } = scratch;
-    let n = reference.normals[f];
+    let n = reference.normal(f);
     // The incident face: of the faces about the incident shape's deepest vertex along the
     // axis, the one most against the reference face (Box3D's `b3FindIncidentFace` also starts
     // from that vertex), so that the clipped polygon holds the deepest point whenever it lies
@@ -904,8 +969,8 @@ fn face_contact_in(
     let g = usize::from(
         (incident.topology.vertex_faces(deepest))
             .min_by(|&x, &y| {
-                (incident.normals[usize::from(x)].dot(&n))
-                    .total_cmp(&incident.normals[usize::from(y)].dot(&n))
+                (incident.normal(usize::from(x)).dot(&n))
+                    .total_cmp(&incident.normal(usize::from(y)).dot(&n))
             })
             .unwrap_or(0),
     );
@@ -984,6 +1049,10 @@ pub(crate) fn sat_or_apart(
     margin: Real,
     allowed: &impl Fn(&Vector3) -> bool,
 ) -> Result<(Chosen, Real, Option<EdgeAxis>), Option<AxisCache>> {
+    debug_assert!(
+        a.has_planes() && b.has_planes(),
+        "the full test reads every plane"
+    );
     // Most pairs the broad phase hands on are apart, and the line of the centres usually
     // shows it at the cost of two support points.
     if let Some(l) = (b.centre - a.centre).try_normalize(Real::MIN_POSITIVE) {

@@ -74,10 +74,11 @@ enum Cached {
 /// The contact of two polyhedra, speculative up to `margin` (normal from a toward b), trying
 /// `cache` first; `cache` is left with the axis for the next test (unchanged when it was
 /// reused; `None` when the pair was apart by the line of the centres or touched by a vertex
-/// alone).
+/// alone). `b`'s planes may be left to place (see [`Poly`]): the cached axis reads one or
+/// two of them, and they are all placed only for the full test.
 pub(crate) fn poly_poly_contact_cached(
     a: &Poly<'_>,
-    b: &Poly<'_>,
+    b: &mut Poly<'_>,
     margin: Real,
     cache: &mut Option<AxisCache>,
 ) -> Option<Contact> {
@@ -88,6 +89,8 @@ pub(crate) fn poly_poly_contact_cached(
             Cached::Stale => {}
         }
     }
+    b.place_planes();
+    let b = &*b;
     match sat_or_apart(a, b, margin, &|_| true) {
         Err(apart) => {
             *cache = apart;
@@ -124,9 +127,10 @@ fn face(
     old: &AxisCache,
     reference_is_b: bool,
 ) -> Cached {
-    let Some(&n) = reference.normals.get(f) else {
+    if f >= reference.topology.faces().len() {
         return Cached::Stale;
-    };
+    }
+    let n = reference.normal(f);
     let deepest = incident.support_index(&-n);
     let separation = reference.distance(f, &incident.vertices[deepest]);
     if separation > margin {
@@ -229,19 +233,24 @@ mod tests {
             let pa = Isometry3::from_parts(rng.point(0.3).coords.into(), rng.rotation());
             let pb = Isometry3::from_parts(rng.point(2.2).coords.into(), rng.rotation());
             let a = Poly::of_hull(&hulls[round % hulls.len()], &pa);
-            let b = if round % 4 == 0 {
-                Poly::of_box(&Obb {
-                    center: pb.translation.vector.into(),
-                    half_extents: Vector3::new(0.6, 0.4, 0.9),
-                    rotation: pb.rotation,
-                })
-            } else {
-                Poly::of_hull(&hulls[(round / 3) % hulls.len()], &pb)
+            // The second as the world gives it: a hull with its planes left to place.
+            let second = || {
+                if round % 4 == 0 {
+                    Poly::of_box(&Obb {
+                        center: pb.translation.vector.into(),
+                        half_extents: Vector3::new(0.6, 0.4, 0.9),
+                        rotation: pb.rotation,
+                    })
+                } else {
+                    Poly::of_hull_vertices(&hulls[(round / 3) % hulls.len()], &pb)
+                }
             };
+            let mut b = second();
+            b.place_planes();
             let margin = 0.04;
             let fresh = poly_poly_contact_within(&a, &b, margin);
             let mut cache = None;
-            let first = poly_poly_contact_cached(&a, &b, margin, &mut cache);
+            let first = poly_poly_contact_cached(&a, &mut second(), margin, &mut cache);
             assert_eq!(bits(&first), bits(&fresh), "round {round}: the full test");
             let Some(held) = cache else {
                 continue;
@@ -251,7 +260,7 @@ mod tests {
                 AxisFeature::FaceB(_) => 1,
                 AxisFeature::Edges(..) => 2,
             }] += 1;
-            match try_cached(&a, &b, margin, &held) {
+            match try_cached(&a, &second(), margin, &held) {
                 Cached::Apart => {
                     assert!(fresh.is_none(), "round {round}");
                     apart += 1;
@@ -262,7 +271,7 @@ mod tests {
                 }
                 Cached::Stale => {}
             }
-            let again = poly_poly_contact_cached(&a, &b, margin, &mut cache);
+            let again = poly_poly_contact_cached(&a, &mut second(), margin, &mut cache);
             assert_eq!(bits(&again), bits(&fresh), "round {round}: from the cache");
             assert_eq!(cache, Some(held), "round {round}: the cache is kept");
         }
@@ -290,7 +299,7 @@ mod tests {
         let margin = 0.02;
         let first = poly_poly_contact_cached(
             &lower,
-            &Poly::of_hull(&cube, &at(0.999)),
+            &mut Poly::of_hull(&cube, &at(0.999)),
             margin,
             &mut cache,
         );
@@ -312,16 +321,21 @@ mod tests {
             Cached::Stale
         ));
         let mut again = cache;
-        let contact = poly_poly_contact_cached(&lower, &past, margin, &mut again);
+        let contact = poly_poly_contact_cached(
+            &lower,
+            &mut pressed(0.999 - 1.5 * AXIS_CACHE_TOLERANCE),
+            margin,
+            &mut again,
+        );
         assert_eq!(
             bits(&contact),
             bits(&poly_poly_contact_within(&lower, &past, margin))
         );
         assert_ne!(again, cache, "the full test caches its own separation");
         // Lifted clear of the margin: apart by the cached face, the cache kept.
-        let lifted = pressed(1.1);
+        let mut lifted = pressed(1.1);
         let mut kept = cache;
-        assert!(poly_poly_contact_cached(&lower, &lifted, margin, &mut kept).is_none());
+        assert!(poly_poly_contact_cached(&lower, &mut lifted, margin, &mut kept).is_none());
         assert_eq!(kept, cache);
     }
 
@@ -340,7 +354,12 @@ mod tests {
             AxisFeature::Edges(u16::MAX, 0),
         ] {
             let mut cache = Some(AxisCache::new(feature, 0.0));
-            let contact = poly_poly_contact_cached(&a, &b, 0.01, &mut cache);
+            let contact = poly_poly_contact_cached(
+                &a,
+                &mut Poly::of_hull_vertices(&hulls[3], &Isometry3::translation(1.0, 0.4, 0.0)),
+                0.01,
+                &mut cache,
+            );
             assert_eq!(bits(&contact), bits(&fresh), "{feature:?}");
             assert_ne!(cache, Some(AxisCache::new(feature, 0.0)));
         }
