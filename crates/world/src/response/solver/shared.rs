@@ -14,7 +14,8 @@
 //!
 //! This module, the crew's program (`substeps`), the colour stages (`schedule`) and
 //! `Moved::store` are the only places of the workspace allowed `unsafe` (the workspace denies
-//! it): each block says which rule it relies on.
+//! it): each block says which rule it relies on. (This module also holds the one prefetch
+//! hint, [`prefetch_lines`], whose block relies on none: a prefetch never faults.)
 
 #![allow(unsafe_code)]
 
@@ -126,4 +127,21 @@ impl Bodies for Shared<'_, SolverBody> {
         // SAFETY: the colouring (the rules above).
         unsafe { self.get(i) }
     }
+}
+
+/// Asks the processor to bring every cache line of `x` in (a hint: it changes nothing).
+#[inline(always)]
+pub(crate) fn prefetch_lines<T>(x: &T) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+        let start = (x as *const T).cast::<i8>();
+        for offset in (0..std::mem::size_of::<T>()).step_by(64) {
+            // SAFETY: a prefetch reads nothing architecturally and never faults; the address
+            // lies within `x`.
+            unsafe { _mm_prefetch::<_MM_HINT_T0>(start.add(offset)) };
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = x;
 }

@@ -229,6 +229,9 @@ impl Steps<'_> {
                     let lanes = k * width..(k + 1) * width;
                     // SAFETY: the batch's own lanes; nobody writes the states in this stage.
                     let (ids, states) = unsafe { (ids.slice(lanes.clone()), states.as_slice()) };
+                    if let Some(next) = members.get(lanes.end..lanes.end + width) {
+                        self.gather.prefetch(next, states, first);
+                    }
                     self.gather.fill(batch, ids, &members[lanes], states, first);
                 });
                 member.stage(ball_blocks, |b| {

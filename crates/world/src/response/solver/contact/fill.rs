@@ -6,6 +6,7 @@ use super::prepare::{self, Inputs, Surface};
 use crate::contact::{CachedContact, ContactPair};
 use crate::response::solver::body::SolverBody;
 use crate::response::solver::lanes::Lane;
+use crate::response::solver::shared::prefetch_lines;
 use crate::response::solver::{NONE, Traits};
 use arrayvec::ArrayVec;
 use collide::FeatureId;
@@ -29,6 +30,35 @@ pub(in crate::response::solver) struct Gather<'a> {
 }
 
 impl Gather<'_> {
+    /// Asks for what the constraints `members` read (see [`Gather::fill`]) to be brought into
+    /// the cache: it lies all over memory (pair order, last step's order, slot order), and
+    /// asked for a batch ahead, it has arrived when the batch is filled.
+    pub(in crate::response::solver) fn prefetch(
+        &self,
+        members: &[(u32, u32)],
+        states: &[SolverBody],
+        first: u32,
+    ) {
+        for &(n, warm) in members {
+            if n == NONE {
+                continue;
+            }
+            let k = self.pairs[n as usize];
+            let (i, j) = self.indices[k];
+            prefetch_lines(&self.contacts[k]);
+            if let Some(cached) = self.previous.get(warm as usize) {
+                prefetch_lines(cached);
+            }
+            for i in [i, j] {
+                let slot = self.slots[i as usize].saturating_sub(first);
+                if let Some(state) = states.get(slot as usize) {
+                    prefetch_lines(state);
+                }
+                prefetch_lines(&self.surfaces[i as usize]);
+            }
+        }
+    }
+
     /// Fills one of a group's batches (its lanes' constraints and warm-start entries
     /// `members`, their points' feature ids into `ids`) from its bodies' `states`, the group's
     /// slots from `first`, and prepares its rows at once, so that its lines are written together
