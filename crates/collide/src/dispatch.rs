@@ -14,7 +14,7 @@ use crate::pair::sphere_box::{sphere_obb_contact_within, sphere_obb_intersects};
 use crate::pair::sphere_sphere::sphere_sphere_contact_within;
 use crate::pair::surface::{MAX_MANIFOLDS, Other, surface_contacts_within};
 use arrayvec::ArrayVec;
-use geom::{Isometry3, Obb, PosedCompound, PosedHull, Real, Shape, Volume};
+use geom::{Isometry3, Obb, Point3, PosedCompound, PosedHull, Real, Shape, Volume};
 
 /// The contact of `shape_a` placed at `pose_a` and `shape_b` at `pose_b`, or `None` when apart.
 /// The normal points from a toward b.
@@ -158,32 +158,42 @@ fn with_polyhedra<R>(
 }
 
 /// Whether two polyhedra (hulls, or a hull and a box) are apart by more than `margin` between
-/// the balls about their vertices' means that hold them, loosened by far more than rounding.
-/// Where it holds, the SAT's first check (the pair's extents along the line of the centres)
-/// finds them apart too, and [`poly_poly_contact_cached`] gives `None` and no cached axis:
-/// this answers the same without placing either polyhedron.
+/// the balls about their vertices' means that hold them, loosened by far more than rounding
+/// ([`slack`]). Where it holds, the SAT's first check (the pair's extents along the line of
+/// the centres) finds them apart too, and [`poly_poly_contact_cached`] gives `None` and no
+/// cached axis: this answers the same without placing either polyhedron.
 fn balls_apart(a: &Volume, b: &Volume, margin: Real) -> bool {
-    let ball = |v: &Volume| match v {
-        Volume::Hull(posed) => {
-            let (centre, _) = posed.hull.inner_ball();
-            Some((posed.pose * centre, posed.hull.outer_radius()))
-        }
-        Volume::Obb(obb) => Some((obb.center, obb.half_extents.norm())),
-        _ => None,
-    };
-    let (Some((ca, ra)), Some((cb, rb))) = (ball(a), ball(b)) else {
+    let (Some((ca, ra)), Some((cb, rb))) = (polyhedron_ball(a), polyhedron_ball(b)) else {
         return false;
     };
     if matches!((a, b), (Volume::Obb(_), Volume::Obb(_))) {
         return false;
     }
     let reach = ra + rb;
-    (cb - ca).norm() > reach + margin + BALL_SLACK * reach
+    (cb - ca).norm() > reach + margin + slack(reach, &ca, &cb)
 }
 
-/// How much [`balls_apart`] loosens the balls, as a fraction of their radii: the rounding of
-/// the centres and extents it stands in for is some ten thousand times smaller.
-const BALL_SLACK: Real = 1e-3;
+/// The ball about a hull's vertices' mean (a box's centre) that holds it; `None` for any
+/// other volume.
+fn polyhedron_ball(v: &Volume) -> Option<(Point3, Real)> {
+    match v {
+        Volume::Hull(posed) => {
+            let (centre, _) = posed.hull.inner_ball();
+            Some((posed.pose * centre, posed.hull.outer_radius()))
+        }
+        Volume::Obb(obb) => Some((obb.center, obb.half_extents.norm())),
+        _ => None,
+    }
+}
+
+/// How much the ball tests loosen their answer: a thousandth of the balls' `reach`, and a
+/// ten-thousandth of the centres' distance from the origin. The rounding they must stay
+/// above (of the centres placed in world space here, and of the SAT's in one shape's frame)
+/// is some hundred times smaller.
+fn slack(reach: Real, ca: &Point3, cb: &Point3) -> Real {
+    let far = ca.coords.amax().max(cb.coords.amax());
+    1e-3 * reach + 1e-4 * far
+}
 
 /// The contact of two polyhedra (see [`with_polyhedra`]), speculative up to `margin`.
 fn polyhedra_contact(a: &Volume, b: &Volume, margin: Real) -> Option<Contact> {
@@ -229,17 +239,36 @@ fn tagged(mut contact: Contact, k: usize, side: u32) -> Contact {
 /// The parts of `posed` whose boxes (in its frame) meet `other`'s box turned into its frame
 /// and loosened by `margin`: a superset of those whose placed boxes meet it, found without
 /// placing any part.
+///
+/// A hull part is passed over too when the ball that holds `other` (a hull or a box) lies
+/// beyond one of its faces' planes by more than `margin` (and [`slack`]): the SAT of the two
+/// finds that face, or an earlier axis, apart by more than the margin, and gives no contact.
 fn parts_near<'a>(
     posed: &'a PosedCompound,
     other: &Volume,
     margin: Real,
 ) -> impl Iterator<Item = usize> + 'a {
-    let local = other
-        .aabb()
-        .transformed(&posed.pose.inverse())
-        .loosened(margin);
-    let boxes = posed.compound.part_aabbs();
-    (0..boxes.len()).filter(move |&k| boxes[k].intersects(&local))
+    let inverse = posed.pose.inverse();
+    let local = other.aabb().transformed(&inverse).loosened(margin);
+    let ball = polyhedron_ball(other).map(|(centre, radius)| {
+        let reach = radius + margin + slack(radius, &centre, &posed.pose.translation.vector.into());
+        (inverse * centre, reach)
+    });
+    let (boxes, parts) = (posed.compound.part_aabbs(), posed.compound.parts());
+    (0..boxes.len()).filter(move |&k| {
+        boxes[k].intersects(&local)
+            && !ball.is_some_and(|(centre, reach)| beyond_a_face(&parts[k], &centre, reach))
+    })
+}
+
+/// Whether `centre` (in the compound's frame) lies more than `reach` beyond one of hull part
+/// `part`'s face planes (`false` for any other part).
+fn beyond_a_face(part: &geom::Part, centre: &Point3, reach: Real) -> bool {
+    let Shape::ConvexHull { hull } = &part.shape else {
+        return false;
+    };
+    let at = part.offset.inverse_transform_point(centre).coords;
+    (hull.normals().iter().zip(hull.plane_offsets())).any(|(n, offset)| n.dot(&at) - offset > reach)
 }
 
 /// Every manifold of a pair with a compound in it: each part whose box meets the other's
@@ -369,7 +398,7 @@ pub fn volume_intersects(a: &Volume, b: &Volume) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use geom::{Point3, Vector3};
+    use geom::Vector3;
 
     /// A pair with no cached axis gives the same contact and leaves the same cache whether
     /// the balls about the centres answer first or the polyhedra are placed and tested, on
