@@ -450,4 +450,59 @@ mod tests {
         }
         assert!(answered > 500, "{answered}");
     }
+
+    /// A compound's manifolds with a hull or a box are those of every part tested in turn:
+    /// the parts passed over by their boxes or by a face plane beyond the other's ball give
+    /// none, on pairs from deep inside a ring of slabs to well clear of it.
+    #[test]
+    fn the_parts_passed_over_give_no_contact() {
+        let mut rng = testbed::SplitMix(41);
+        // A ring of eight slabs, like the washer's drum, about the z axis.
+        let parts: Vec<geom::Part> = (0..8)
+            .map(|k| {
+                let angle = std::f32::consts::FRAC_PI_4 * k as Real;
+                let turn = geom::UnitQuaternion::from_axis_angle(&Vector3::z_axis(), angle);
+                let corners: Vec<geom::Point3> = (0..8)
+                    .map(|c| {
+                        let s = |bit: usize, lo: Real, hi: Real| if c & bit == 0 { lo } else { hi };
+                        let p = Vector3::new(s(1, 3.0, 3.6), s(2, -1.2, 1.2), s(4, -2.0, 2.0));
+                        geom::Point3::from(turn * p)
+                    })
+                    .collect();
+                let hull = Shape::convex_hull(&corners).expect("a slab");
+                geom::Part::new(hull, Isometry3::identity())
+            })
+            .collect();
+        let ring = Shape::compound(parts).expect("a ring");
+        let others = [
+            Shape::cuboid(Vector3::new(0.3, 0.2, 0.4)).expect("a box"),
+            Shape::convex_hull(&(0..12).map(|_| rng.point(0.5)).collect::<Vec<_>>())
+                .expect("a rock"),
+        ];
+        let (mut passed_over, mut touching) = (0, 0);
+        for round in 0..3000 {
+            let pose = Isometry3::from_parts(rng.point(5.0).coords.into(), rng.rotation());
+            let at = Isometry3::from_parts(rng.point(4.5).coords.into(), rng.rotation());
+            let (a, b) = (ring.world(&pose), others[round % 2].world(&(pose * at)));
+            let Volume::Compound(posed) = &a else {
+                panic!("a compound");
+            };
+            let margin = 0.1 * (round % 3) as Real;
+            let mut filtered = Vec::new();
+            volume_contacts_within(&a, &b, margin, |c| filtered.push(c));
+            let mut every = Vec::new();
+            for k in 0..posed.compound.parts().len() {
+                volume_contacts_within(&posed.part(k), &b, margin, |c| every.push(tagged(c, k, 0)));
+            }
+            assert_eq!(filtered, every, "round {round}");
+            touching += usize::from(!every.is_empty());
+            let local = b.aabb().transformed(&posed.pose.inverse()).loosened(margin);
+            let boxes_meet = (posed.compound.part_aabbs().iter())
+                .filter(|aabb| aabb.intersects(&local))
+                .count();
+            passed_over += boxes_meet - parts_near(posed, &b, margin).count();
+        }
+        assert!(touching > 300, "{touching}");
+        assert!(passed_over > 300, "{passed_over}");
+    }
 }
