@@ -226,7 +226,14 @@ impl<L: Lane> GroupBatches<'_, L> {
         let solve = |range: Range<usize>| {
             // SAFETY: the blocks of a colour are disjoint, and so are the moving bodies of its
             // batches (`shared`'s rules); the overflow is one block, alone.
-            for c in unsafe { self.batches.slice(range) } {
+            let batches = unsafe { self.batches.slice(range) };
+            for k in 0..batches.len() {
+                // The next batch's bodies lie all over the group's slice: asked for now, they
+                // have arrived when it is solved.
+                if let Some(next) = batches.get(k + 1) {
+                    next.bodies().for_each(|i| bodies.prefetch(i));
+                }
+                let c = &mut batches[k];
                 if let Some(moved) = stage(c, bodies) {
                     moved.store(c, bodies);
                 }

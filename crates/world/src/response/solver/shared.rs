@@ -94,6 +94,15 @@ impl<'a, T> Shared<'a, T> {
         unsafe { &*self.ptr.add(i) }
     }
 
+    /// Asks for element `i`'s first cache line to be brought in (a hint: reads nothing; out
+    /// of bounds, nothing).
+    #[inline(always)]
+    pub(crate) fn prefetch(&self, i: usize) {
+        if i < self.len {
+            prefetch_address(self.ptr.wrapping_add(i).cast_const().cast());
+        }
+    }
+
     /// Element `i`, to write.
     ///
     /// # Safety
@@ -132,16 +141,21 @@ impl Bodies for Shared<'_, SolverBody> {
 /// Asks the processor to bring every cache line of `x` in (a hint: it changes nothing).
 #[inline(always)]
 pub(crate) fn prefetch_lines<T>(x: &T) {
-    #[cfg(target_arch = "x86_64")]
-    {
-        use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
-        let start = (x as *const T).cast::<i8>();
-        for offset in (0..std::mem::size_of::<T>()).step_by(64) {
-            // SAFETY: a prefetch reads nothing architecturally and never faults; the address
-            // lies within `x`.
-            unsafe { _mm_prefetch::<_MM_HINT_T0>(start.add(offset)) };
-        }
+    let start = (x as *const T).cast::<u8>();
+    for offset in (0..std::mem::size_of::<T>()).step_by(64) {
+        prefetch_address(start.wrapping_add(offset));
     }
+}
+
+/// Asks the processor to bring the cache line at `address` in (a hint: it reads nothing
+/// architecturally and never faults, whatever the address).
+#[inline(always)]
+fn prefetch_address(address: *const u8) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: a prefetch reads nothing architecturally and never faults.
+    unsafe {
+        std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(address.cast())
+    };
     #[cfg(not(target_arch = "x86_64"))]
-    let _ = x;
+    let _ = address;
 }

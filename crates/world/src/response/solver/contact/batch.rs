@@ -191,6 +191,12 @@ pub(super) fn set_matrix<L: Lane, const N: usize>(
 }
 
 impl<L: Lane> Batch<L> {
+    /// Per lane, both bodies' indices (see [`Batch::a`]).
+    #[inline]
+    pub(crate) fn bodies(&self) -> impl Iterator<Item = usize> + '_ {
+        (self.a.as_ref().iter().chain(self.b.as_ref())).map(|&i| i as usize)
+    }
+
     /// Per lane: whether the solver pushed the pair apart this step (1 where it did, 0
     /// elsewhere), then the accumulated impulses: per point the normal impulse, the friction
     /// and tilt impulses (world space) and the twist impulse. Computed for the whole batch at
