@@ -221,6 +221,8 @@ pub(crate) struct Collision {
     colliders: Vec<ColliderFlags>,
     /// How many bodies of the dense set have a collider that is not plain (`Flags::special`).
     specials: usize,
+    /// How many bodies of the dense set are static boxes with internal faces (`Entry::covered`).
+    seamed: usize,
     /// Overlapping pairs of dense indices.
     pairs: Vec<(u32, u32)>,
     /// Pairs never tested (jointed bodies that do not collide), indices as above, sorted.
@@ -606,6 +608,7 @@ impl Collision {
         self.flags.clear();
         self.colliders.clear();
         self.specials = 0;
+        self.seamed = 0;
     }
 
     fn push(&mut self, made: Made) {
@@ -613,6 +616,7 @@ impl Collision {
         self.posed.push(made.posed);
         self.motion.push(made.motion);
         self.specials += usize::from(made.flags.special);
+        self.seamed += usize::from(made.entry.covered != 0);
         self.flags.push(made.flags);
         self.colliders.push(made.collider);
     }
@@ -1060,6 +1064,10 @@ impl Collision {
     /// of them (a static box flush with another: `step::seams`), and is dropped.
     #[inline]
     fn through_seam(&self, i: usize, j: usize, contact: &Contact) -> bool {
+        // (Most dense sets have no box with internal faces: nothing to read then.)
+        if self.seamed == 0 {
+            return false;
+        }
         let (a, b) = (&self.dense[i], &self.dense[j]);
         (a.covered != 0 && seams::through_seam(contact, &a.pose, a.covered, true))
             || (b.covered != 0 && seams::through_seam(contact, &b.pose, b.covered, false))

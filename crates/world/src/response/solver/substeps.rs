@@ -313,6 +313,11 @@ impl Steps<'_> {
                 batches.each(member, |k, batch| {
                     let impulses = batch.impulses();
                     let lanes = k * width..(k + 1) * width;
+                    // The places the next batch writes lie in pair order, all over the list:
+                    // asked for now, they have arrived when it writes them.
+                    for &(n, _) in members.get(lanes.end..lanes.end + width).unwrap_or(&[]) {
+                        results.prefetch(n as usize);
+                    }
                     for (lane, &(n, _)) in members[lanes.clone()].iter().enumerate() {
                         if n != NONE {
                             // SAFETY: the batch's own lanes, and its constraints' places, which
