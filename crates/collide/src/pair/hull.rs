@@ -47,7 +47,9 @@ const FALLBACK: Real = 1e-3;
 /// them, in buffers kept per thread. A hull placed by [`Poly::of_hull_vertices`] has its
 /// vertices placed and its planes not yet: [`Poly::normal`] and [`Poly::offset`] place one
 /// face's at a time (what a test on a cached axis reads), [`Poly::place_planes`] all of them
-/// (what the full test reads), each exactly as the other does it.
+/// and the centre (what the full test reads), each exactly as the other does it. Until then
+/// its centre is the origin, which nothing reads: the full test checks that the planes are
+/// placed, and a test on a cached axis reads the first polyhedron's centre alone.
 pub(crate) struct Poly<'a> {
     pub(crate) topology: &'a ConvexHull,
     pub(crate) vertices: Cow<'a, [Point3]>,
@@ -76,17 +78,31 @@ impl<'a> Poly<'a> {
         // A matrix turns a vector in half the operations a quaternion does.
         let (turn, shift) = (pose.rotation.to_rotation_matrix(), pose.translation.vector);
         (buffers.vertices).extend(hull.vertices().iter().map(|v| turn * v + shift));
-        let size = 0.5 * hull.local_aabb().extents().max();
-        let mut poly = Self::finish(hull, buffers, size, hull.inner_ball().1);
-        poly.turn = *turn.matrix();
-        poly
+        let PolyBuffers {
+            vertices,
+            normals,
+            offsets,
+        } = buffers;
+        Self {
+            topology: hull,
+            vertices: Cow::Owned(vertices),
+            normals: Cow::Owned(normals),
+            offsets: Cow::Owned(offsets),
+            // (Placed with the planes: only the full test reads it.)
+            centre: Point3::origin(),
+            inner: hull.inner_ball().1,
+            size: 0.5 * hull.local_aabb().extents().max(),
+            turn: *turn.matrix(),
+        }
     }
 
-    /// Places every face's normal and offset, if they are not yet (see [`Poly`]).
+    /// Places every face's normal and offset and the centre, if they are not yet (see
+    /// [`Poly`]).
     pub(crate) fn place_planes(&mut self) {
         if self.has_planes() {
             return;
         }
+        self.centre = mean(&self.vertices);
         let turn = self.turn;
         let mut normals = owned(&mut self.normals);
         normals.clear();
@@ -197,9 +213,7 @@ impl<'a> Poly<'a> {
             (normals.iter().zip(topology.face_first_vertices()))
                 .map(|(n, &v)| n.dot(&vertices[usize::from(v)].coords)),
         );
-        let centre = Point3::from(
-            vertices.iter().map(|v| v.coords).sum::<Vector3>() / vertices.len() as Real,
-        );
+        let centre = mean(&vertices);
         Self {
             topology,
             vertices: Cow::Owned(vertices),
@@ -285,6 +299,11 @@ impl<'a> Poly<'a> {
             self.normal(usize::from(edges[twin].face)),
         )
     }
+}
+
+/// The mean of `points` (as [`ConvexHull`] computes its centre).
+fn mean(points: &[Point3]) -> Point3 {
+    Point3::from(points.iter().map(|v| v.coords).sum::<Vector3>() / points.len() as Real)
 }
 
 /// A polyhedron's buffers (placed vertices, normals, offsets), kept per thread when it is
