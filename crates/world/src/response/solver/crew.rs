@@ -158,7 +158,8 @@ pub(crate) fn run(threads: usize, blocks: usize, program: impl Fn(&mut Member<'_
     });
 }
 
-#[cfg(test)]
+// (The crews need rayon's pools: without the parallel feature there is one thread, alone.)
+#[cfg(all(test, feature = "parallel"))]
 mod tests {
     use super::*;
     use std::sync::Mutex;
