@@ -124,6 +124,9 @@ fn with_polyhedra<R>(
     b: &Volume,
     test: impl FnOnce(&Poly<'_>, &mut Poly<'_>, &Isometry3) -> R,
 ) -> Option<R> {
+    // The frame and the first polyhedron are made apart, each where it is read: made as a
+    // pair and taken apart, they were copied (the copy's load was the cached test's slowest
+    // instruction).
     let frame = match (a, b) {
         // (The second checked first, so that nothing is placed for a pair that is not one.)
         (Volume::Obb(_), Volume::Obb(_))
@@ -163,12 +166,12 @@ fn with_polyhedra<R>(
 /// the centres) finds them apart too, and [`poly_poly_contact_cached`] gives `None` and no
 /// cached axis: this answers the same without placing either polyhedron.
 fn balls_apart(a: &Volume, b: &Volume, margin: Real) -> bool {
-    let (Some((ca, ra)), Some((cb, rb))) = (polyhedron_ball(a), polyhedron_ball(b)) else {
-        return false;
-    };
     if matches!((a, b), (Volume::Obb(_), Volume::Obb(_))) {
         return false;
     }
+    let (Some((ca, ra)), Some((cb, rb))) = (polyhedron_ball(a), polyhedron_ball(b)) else {
+        return false;
+    };
     let reach = ra + rb;
     (cb - ca).norm() > reach + margin + slack(reach, &ca, &cb)
 }

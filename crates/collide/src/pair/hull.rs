@@ -109,10 +109,7 @@ impl<'a> Poly<'a> {
         normals.extend(self.topology.normals().iter().map(|n| turn * n));
         let mut offsets = owned(&mut self.offsets);
         offsets.clear();
-        offsets.extend(
-            (normals.iter().zip(self.topology.face_first_vertices()))
-                .map(|(n, &v)| n.dot(&self.vertices[usize::from(v)].coords)),
-        );
+        plane_offsets(self.topology, &normals, &self.vertices, &mut offsets);
         self.normals = Cow::Owned(normals);
         self.offsets = Cow::Owned(offsets);
     }
@@ -208,11 +205,7 @@ impl<'a> Poly<'a> {
             normals,
             mut offsets,
         } = buffers;
-        // (A hull placed by its vertices alone has no normals yet: its planes come later.)
-        offsets.extend(
-            (normals.iter().zip(topology.face_first_vertices()))
-                .map(|(n, &v)| n.dot(&vertices[usize::from(v)].coords)),
-        );
+        plane_offsets(topology, &normals, &vertices, &mut offsets);
         let centre = mean(&vertices);
         Self {
             topology,
@@ -299,6 +292,20 @@ impl<'a> Poly<'a> {
             self.normal(usize::from(edges[twin].face)),
         )
     }
+}
+
+/// Each face's offset, `n . v` for its normal `n` and its first vertex `v`, appended to `out`
+/// (what [`Poly::offset`] computes for one face, and the hull its own).
+fn plane_offsets(
+    topology: &ConvexHull,
+    normals: &[Vector3],
+    vertices: &[Point3],
+    out: &mut Vec<Real>,
+) {
+    out.extend(
+        (normals.iter().zip(topology.face_first_vertices()))
+            .map(|(n, &v)| n.dot(&vertices[usize::from(v)].coords)),
+    );
 }
 
 /// The mean of `points` (as [`ConvexHull`] computes its centre).
