@@ -255,3 +255,83 @@ fn bad_parts_are_refused_by_name_and_the_world_is_unchanged() {
     }
     assert_eq!(world.state_hash(), before);
 }
+
+/// Box3D's washer with 6^3 cubes, stepped until they tumble against the drum.
+fn small_washer(steps: usize) -> World {
+    let (mut world, _, _) = testbed::shapes::washer(6);
+    for _ in 0..steps {
+        world.step();
+    }
+    world
+}
+
+#[test]
+fn a_compounds_part_pairs_keep_their_own_axes_as_state() {
+    // The drum (one kinematic body of 40 hulls) against the cubes: one cached axis per pair of
+    // a drum part and a cube that the narrow phase tested, as Box3D keeps one per pair of
+    // shapes; sorted by bodies, then parts; the same bits on any thread count.
+    let hash = common::hash_on_any_thread_count(200, || small_washer(0));
+    let mut world = small_washer(200);
+    assert_eq!(world.state_hash(), hash);
+    let axes = world.snapshot().axes;
+    let drum_parts = || axes.iter().filter(|e| e.parts != [0, 0]);
+    assert!(drum_parts().count() > 50, "{axes:?}");
+    assert!(axes.windows(2).all(|w| (w[0].a, w[0].b, w[0].parts) < (w[1].a, w[1].b, w[1].parts)));
+    for e in &axes {
+        let compound = |h| {
+            matches!(
+                world.body(h).unwrap().collider().shape,
+                Shape::Compound { .. }
+            )
+        };
+        // The drum was inserted first, after the ground: it is always the first body.
+        assert!(compound(e.a) && !compound(e.b), "{e:?}");
+        assert!(e.parts[0] < 40 && e.parts[1] == 0, "{e:?}");
+    }
+    // Some cubes meet two parts at once (across a seam of the rim, or a paddle and the rim).
+    assert!(
+        axes.windows(2).any(|w| (w[0].a, w[0].b) == (w[1].a, w[1].b)),
+        "{axes:?}"
+    );
+    // They are state: restored with them, the world steps as the original; without them,
+    // otherwise.
+    let mut restored = World::from_bytes(&world.to_bytes().unwrap()).unwrap();
+    let mut without = world.snapshot();
+    without.axes.retain(|e| e.parts == [0, 0]);
+    let mut without = World::from_snapshot(without).unwrap();
+    assert_ne!(without.state_hash(), world.state_hash());
+    for _ in 0..40 {
+        world.step();
+        restored.step();
+        without.step();
+    }
+    assert_eq!(restored.state_hash(), world.state_hash());
+    assert_ne!(without.state_hash(), world.state_hash());
+}
+
+#[test]
+fn hostile_part_axes_are_refused_by_name() {
+    let world = small_washer(200);
+    let good = world.snapshot();
+    let first = good.axes.iter().position(|e| e.parts != [0, 0]).unwrap();
+    let twin = (good.axes.windows(2))
+        .position(|w| (w[0].a, w[0].b) == (w[1].a, w[1].b))
+        .unwrap();
+    type Spoil = Box<dyn Fn(&mut minirigid::world::Snapshot)>;
+    let field = |i: usize| -> &'static str { Box::leak(format!("axes[{i}]").into_boxed_str()) };
+    let cases: Vec<(Spoil, &str)> = vec![
+        // A part the drum does not have.
+        (Box::new(move |s| s.axes[first].parts[0] = 40), field(first)),
+        (Box::new(move |s| s.axes[first].parts[0] = u16::MAX), field(first)),
+        // A part of a cube, which is no compound.
+        (Box::new(move |s| s.axes[first].parts[1] = 1), field(first)),
+        // Two parts of one pair out of order, or twice.
+        (Box::new(move |s| s.axes.swap(twin, twin + 1)), field(twin + 1)),
+        (
+            Box::new(move |s| s.axes[twin + 1].parts = s.axes[twin].parts),
+            field(twin + 1),
+        ),
+    ];
+    common::spoiled_snapshots_are_refused_by_name(&good, cases);
+    assert!(World::from_snapshot(good).is_ok());
+}

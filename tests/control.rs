@@ -618,8 +618,10 @@ fn version_8_snapshots_load_with_bodies_at_rest_in_control_and_step_on() {
     // build reached 0x58551032590529f5 60 steps later, as every build did until the narrow
     // phase cached the hull pairs' separating axes (format 11), which moves their contacts
     // within its tolerance (0x2d3ff29186cc60c8), and then tested hull pairs in the first one's
-    // frame, turned by matrices (their contacts' last bits); this one reaches
-    // 0xd18b39260cad23e1.
+    // frame, turned by matrices (their contacts' last bits: 0xd18b39260cad23e1), and then kept
+    // an axis per pair of a compound's polyhedral parts too (format 12: the tables' legs
+    // against the rocks and dice, within the same tolerance); this one reaches
+    // 0xe3dfedec862f43eb.
     let bytes = include_bytes!("data/v8-shapes.bin");
     let mut world = World::from_bytes(bytes).unwrap();
     assert!(
@@ -630,7 +632,7 @@ fn version_8_snapshots_load_with_bodies_at_rest_in_control_and_step_on() {
     for _ in 0..60 {
         world.step();
     }
-    assert_eq!(world.state_hash(), 0xd18b_3926_0cad_23e1);
+    assert_eq!(world.state_hash(), 0xe3df_edec_862f_43eb);
     common::every_truncation_fails(&bytes[..]);
     let again = World::from_bytes(&world.to_bytes().unwrap()).unwrap();
     assert_eq!(again.snapshot().version, SNAPSHOT_VERSION);
@@ -880,7 +882,7 @@ fn version_10_snapshots_load_without_cached_axes_and_step_on() {
     // saved in format 10 by the build before the narrow phase cached the hull pairs' separating
     // axes. That build hashed it 0xc30716408a7abf5d on load and 0x58551032590529f5 60 steps
     // later. Loaded, it has no cached axes and hashes the same; its first step tests every
-    // pair in full, and it reaches what the version 8 file does.
+    // pair in full, and it reaches what the version 8 file does (see there).
     let bytes = include_bytes!("data/v10-shapes.bin");
     let mut world = World::from_bytes(bytes).unwrap();
     assert_eq!(world.state_hash(), 0xc307_1640_8a7a_bf5d);
@@ -889,10 +891,40 @@ fn version_10_snapshots_load_without_cached_axes_and_step_on() {
         world.step();
     }
     assert!(!world.snapshot().axes.is_empty());
-    assert_eq!(world.state_hash(), 0xd18b_3926_0cad_23e1);
+    assert_eq!(world.state_hash(), 0xe3df_edec_862f_43eb);
     common::every_truncation_fails(&bytes[..]);
     let again = World::from_bytes(&world.to_bytes().unwrap()).unwrap();
     assert_eq!(again.snapshot().version, SNAPSHOT_VERSION);
+    assert_eq!(again.state_hash(), world.state_hash());
+}
+
+#[test]
+fn version_11_snapshots_load_with_their_axes_as_parts_zero_and_step_on() {
+    // Box3D's washer with 5^3 cubes and eight rocks (hulls of `pile_hull_points`) dropped in
+    // at y = 25, 150 steps, saved in format 11 by the build before a compound's part pairs
+    // kept their own axes: 15 axes of pairs without a compound. That build hashed it
+    // 0xf2e0fced4e435c8d on load. Loaded, its axes are those pairs' with parts 0 and 0 and it
+    // hashes the same; stepped on, the drum's part pairs cache their axes too, and a copy
+    // restored at the end steps as it does.
+    let bytes = include_bytes!("data/v11-washer.bin");
+    let mut world = World::from_bytes(bytes).unwrap();
+    assert_eq!(world.state_hash(), 0xf2e0_fced_4e43_5c8d);
+    let axes = world.snapshot().axes;
+    assert_eq!(axes.len(), 15);
+    assert!(axes.iter().all(|e| e.parts == [0, 0]));
+    for _ in 0..60 {
+        world.step();
+    }
+    let axes = world.snapshot().axes;
+    assert!(axes.iter().any(|e| e.parts != [0, 0]), "{axes:?}");
+    common::every_truncation_fails(&bytes[..]);
+    let mut again = World::from_bytes(&world.to_bytes().unwrap()).unwrap();
+    assert_eq!(again.snapshot().version, SNAPSHOT_VERSION);
+    assert_eq!(again.state_hash(), world.state_hash());
+    for _ in 0..30 {
+        world.step();
+        again.step();
+    }
     assert_eq!(again.state_hash(), world.state_hash());
 }
 

@@ -434,7 +434,12 @@ fn hostile_cached_axes_are_refused_by_name() {
     for (a, b) in [(ball, other), (hulls[0].min(ball), hulls[0].max(ball))] {
         let mut snapshot = with_balls.clone();
         let axis = AxisCache::new(AxisFeature::FaceA(0), 0.0);
-        snapshot.axes.push(CachedAxis { a, b, axis });
+        snapshot.axes.push(CachedAxis {
+            a,
+            b,
+            parts: [0, 0],
+            axis,
+        });
         snapshot.axes.sort_by_key(|e| (e.a, e.b));
         let index = snapshot
             .axes

@@ -365,7 +365,7 @@ fn version_5_snapshots_load_without_joints_and_step_as_they_did() {
 fn version_6_snapshots_load_without_a_surface_table_and_step_as_they_did() {
     // The falling ragdoll and a bridge of 8 planks, stepped 40 steps by the build before
     // meshes and saved in format 6 mid-contact and mid-swing. That build reached
-    // 0xc0c7c34f79e1a1de 60 steps later; this one does too, and saves it as version 11.
+    // 0xc0c7c34f79e1a1de 60 steps later; this one does too, and saves it as version 12.
     let bytes = include_bytes!("data/v6-ragdoll.bin");
     let mut world = World::from_bytes(bytes).unwrap();
     assert_eq!(world.joint_count(), 19);
@@ -376,7 +376,7 @@ fn version_6_snapshots_load_without_a_surface_table_and_step_as_they_did() {
     common::every_truncation_fails(&bytes[..]);
     let again = World::from_bytes(&world.to_bytes().unwrap()).unwrap();
     assert_eq!(again.snapshot().version, SNAPSHOT_VERSION);
-    assert_eq!(SNAPSHOT_VERSION, 11);
+    assert_eq!(SNAPSHOT_VERSION, 12);
     assert_eq!(again.state_hash(), world.state_hash());
 }
 

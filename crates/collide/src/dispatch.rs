@@ -9,7 +9,7 @@ use crate::pair::capsule::{
 use crate::pair::hull::{
     Poly, poly_capsule_contact_within, poly_poly_contact_within, poly_sphere_contact_within,
 };
-use crate::pair::sat_cache::{AxisCache, poly_poly_contact_cached};
+use crate::pair::sat_cache::{AxisCache, PartAxis, poly_poly_contact_cached};
 use crate::pair::sphere_box::{sphere_obb_contact_within, sphere_obb_intersects};
 use crate::pair::sphere_sphere::sphere_sphere_contact_within;
 use crate::pair::surface::{MAX_MANIFOLDS, Other, surface_contacts_within};
@@ -274,22 +274,69 @@ fn beyond_a_face(part: &geom::Part, centre: &Point3, reach: Real) -> bool {
     (hull.normals().iter().zip(hull.plane_offsets())).any(|(n, offset)| n.dot(&at) - offset > reach)
 }
 
-/// Every manifold of a pair with a compound in it: each part whose box meets the other's
-/// (loosened by the margin) against the other, a compound's parts in turn.
-fn compound_manifolds(a: &Volume, b: &Volume, margin: Real, found: &mut dyn FnMut(Contact)) {
+/// Each pair of leaves of a pair with a compound in it, handed to `leaf` with their `parts`
+/// (see [`PartAxis`]): each part of a compound whose box meets the other's (loosened by the
+/// margin; see [`parts_near`]) against the other, a compound's parts in turn; in order of
+/// `parts`.
+fn compound_leaves(
+    a: &Volume,
+    b: &Volume,
+    margin: Real,
+    leaf: &mut dyn FnMut([u16; 2], &Volume, &Volume),
+) {
+    // (A compound holds at most `geom::MAX_PARTS` parts: their indices fit.)
+    let index = |k: usize| k as u16;
     match (a, b) {
+        (Volume::Compound(posed), Volume::Compound(other)) => {
+            for k in parts_near(posed, b, margin) {
+                let part = posed.part(k);
+                for j in parts_near(other, &part, margin) {
+                    leaf([index(k), index(j)], &part, &other.part(j));
+                }
+            }
+        }
         (Volume::Compound(posed), _) => {
             for k in parts_near(posed, b, margin) {
-                volume_contacts_within(&posed.part(k), b, margin, |c| found(tagged(c, k, 0)));
+                leaf([index(k), 0], &posed.part(k), b);
             }
         }
         (_, Volume::Compound(posed)) => {
-            for k in parts_near(posed, a, margin) {
-                volume_contacts_within(a, &posed.part(k), margin, |c| found(tagged(c, k, 1)));
+            for j in parts_near(posed, a, margin) {
+                leaf([0, index(j)], a, &posed.part(j));
             }
         }
-        _ => {}
+        _ => leaf([0, 0], a, b),
     }
+}
+
+/// A leaf pair's manifold with its feature ids made those of its parts (see [`tagged`]):
+/// `compounds` says which sides are compounds.
+fn tagged_parts(contact: Contact, [k, j]: [u16; 2], compounds: (bool, bool)) -> Contact {
+    let contact = if compounds.1 {
+        tagged(contact, j.into(), 1)
+    } else {
+        contact
+    };
+    if compounds.0 {
+        tagged(contact, k.into(), 0)
+    } else {
+        contact
+    }
+}
+
+/// Which sides of a pair are compounds.
+fn compounds(a: &Volume, b: &Volume) -> (bool, bool) {
+    let compound = |v: &Volume| matches!(v, Volume::Compound(_));
+    (compound(a), compound(b))
+}
+
+/// Every manifold of a pair with a compound in it: each pair of leaves' (see
+/// [`compound_leaves`]).
+fn compound_manifolds(a: &Volume, b: &Volume, margin: Real, found: &mut dyn FnMut(Contact)) {
+    let sides = compounds(a, b);
+    compound_leaves(a, b, margin, &mut |parts, x, y| {
+        volume_contacts_within(x, y, margin, |c| found(tagged_parts(c, parts, sides)));
+    });
 }
 
 /// The deepest manifold of a pair with a compound in it (ties to the first).
@@ -385,6 +432,51 @@ pub fn volume_contact_cached(
     }
     *cache = None;
     volume_contact_within(a, b, margin)
+}
+
+/// [`volume_contacts_within`] for a pair a world tests step after step, with an axis cache
+/// per pair of polyhedral leaves (two hulls or a hull and a box, whole or parts of
+/// compounds): `before` holds the axes the pair's last test left, ordered by parts; each
+/// leaf pair tries its own first ([`volume_contact_cached`]), and the axes this test leaves
+/// are handed to `after` in the same order. Other leaf pairs are tested in full and leave
+/// none. Box3D keeps such a cache per pair of shapes; here a compound's parts are one body's
+/// shape, so the cache is per pair of parts.
+#[inline(never)]
+pub fn volume_contacts_cached(
+    a: &Volume,
+    b: &Volume,
+    margin: Real,
+    before: &[PartAxis],
+    after: &mut dyn FnMut(PartAxis),
+    found: &mut dyn FnMut(Contact),
+) {
+    let mut rest = before;
+    let mut leaf = |parts: [u16; 2], x: &Volume, y: &Volume, found: &mut dyn FnMut(Contact)| {
+        if has_surface(x, y) {
+            volume_contacts_within(x, y, margin, found);
+            return;
+        }
+        // (The entries before `parts` are of leaves no longer near: dropped.)
+        while rest.first().is_some_and(|e| e.parts < parts) {
+            rest = &rest[1..];
+        }
+        let mut cache = rest.first().filter(|e| e.parts == parts).map(|e| e.axis);
+        let contact = volume_contact_cached(x, y, margin, &mut cache);
+        if let Some(axis) = cache {
+            after(PartAxis { parts, axis });
+        }
+        if let Some(contact) = contact {
+            found(contact);
+        }
+    };
+    let sides = compounds(a, b);
+    if sides == (false, false) {
+        leaf([0, 0], a, b, found);
+    } else {
+        compound_leaves(a, b, margin, &mut |parts, x, y| {
+            leaf(parts, x, y, &mut |c| found(tagged_parts(c, parts, sides)));
+        });
+    }
 }
 
 /// Whether two world-space volumes intersect (touching counts).

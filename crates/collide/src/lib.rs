@@ -34,7 +34,8 @@ pub use cast::{CAST_TOLERANCE, ShapeCastHit, cast_shape};
 pub use contact::{Contact, ContactPoint, FeatureId};
 pub use dispatch::{
     contact, contact_within, has_several_manifolds, has_surface, intersects, volume_contact,
-    volume_contact_cached, volume_contact_within, volume_contacts_within, volume_intersects,
+    volume_contact_cached, volume_contact_within, volume_contacts_cached, volume_contacts_within,
+    volume_intersects,
 };
 pub use pair::aabb_aabb::aabb_aabb_contact;
 pub use pair::box_box::{
@@ -44,7 +45,7 @@ pub use pair::capsule::{
     capsule_capsule_contact_within, capsule_obb_contact_within, sphere_capsule_contact_within,
 };
 pub use pair::hull::hull_hull_contact_within;
-pub use pair::sat_cache::{AXIS_CACHE_TOLERANCE, AxisCache, AxisFeature};
+pub use pair::sat_cache::{AXIS_CACHE_TOLERANCE, AxisCache, AxisFeature, PartAxis};
 pub use pair::sphere_box::{
     sphere_aabb_contact, sphere_obb_contact, sphere_obb_contact_within, sphere_obb_intersects,
 };

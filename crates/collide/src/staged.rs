@@ -4,15 +4,19 @@
 use crate::contact::Contact;
 use crate::dispatch::{
     has_several_manifolds, volume_contact, volume_contact_cached, volume_contact_within,
-    volume_contacts_within,
+    volume_contacts_cached, volume_contacts_within,
 };
 use crate::pair::box_box::{FoundAxes, obb_obb_axes_within, obb_obb_manifold_within};
-use crate::pair::sat_cache::AxisCache;
+use crate::pair::sat_cache::PartAxis;
 use arrayvec::ArrayVec;
 use geom::{Aabb, Isometry3, Obb, Real, Shape, Sphere, Volume};
 
 /// How many pairs [`StagedFilter::contacts_within`] takes through its stages at a time.
 const WINDOW: usize = 32;
+
+/// The cached form's axes: each pair's from its last test, and the list this test's are
+/// appended to (see [`StagedFilter::contacts_within_cached`]).
+type Caches<'a, 'b> = (&'a [&'b [PartAxis]], &'a mut Vec<(usize, PartAxis)>);
 
 /// A shape placed in the world, with the bounding volumes the filter's first stages test.
 #[derive(Debug, Clone, PartialEq)]
@@ -118,24 +122,27 @@ impl StagedFilter {
         self.windows(pairs, None, found);
     }
 
-    /// [`StagedFilter::contacts_within`] for pairs a world tests step after step: `caches[k]`
-    /// holds pair `k`'s axis from its last test, which a pair of hulls (or a hull and a box)
-    /// tries first ([`crate::volume_contact_cached`]), and is left with this test's (`None`
-    /// for the other pairs and those the bounding volumes reject).
+    /// [`StagedFilter::contacts_within`] for pairs a world tests step after step: `before[k]`
+    /// holds the axes pair `k`'s last test left, ordered by parts, which its polyhedral leaves
+    /// (two hulls, or a hull and a box, whole or parts of compounds) try first
+    /// ([`crate::volume_contacts_cached`]); the axes this test leaves are appended to `after`
+    /// with their pair's index, in order of pair and parts (none for the pairs the bounding
+    /// volumes reject).
     pub fn contacts_within_cached(
         &mut self,
         pairs: &[(&Posed, &Posed, Real)],
-        caches: &mut [Option<AxisCache>],
+        before: &[&[PartAxis]],
+        after: &mut Vec<(usize, PartAxis)>,
         found: impl FnMut(usize, Contact),
     ) {
-        assert_eq!(pairs.len(), caches.len(), "one cache per pair");
-        self.windows(pairs, Some(caches), found);
+        assert_eq!(pairs.len(), before.len(), "one list of axes per pair");
+        self.windows(pairs, Some((before, after)), found);
     }
 
     fn windows(
         &mut self,
         pairs: &[(&Posed, &Posed, Real)],
-        mut caches: Option<&mut [Option<AxisCache>]>,
+        mut caches: Option<Caches<'_, '_>>,
         mut found: impl FnMut(usize, Contact),
     ) {
         for (start, window) in (0..).step_by(WINDOW).zip(pairs.chunks(WINDOW)) {
@@ -155,28 +162,51 @@ impl StagedFilter {
             let mut axes = [FoundAxes::default(); WINDOW];
             obb_obb_axes_within(&boxes, &mut axes[..boxes.len()]);
             for (k, &(a, b, margin)) in window.iter().enumerate() {
-                let mut cache = caches.as_deref_mut().map(|c| &mut c[start + k]);
                 if !passed[k] {
-                    if let Some(cache) = cache {
-                        *cache = None;
-                    }
                     continue;
                 }
-                let contact = match (&a.volume, &b.volume, cache.as_deref_mut()) {
-                    (Volume::Obb(obb_a), Volume::Obb(obb_b), cache) => {
-                        if let Some(cache) = cache {
-                            *cache = None;
-                        }
+                let contact = match (&a.volume, &b.volume, caches.as_mut()) {
+                    (Volume::Obb(obb_a), Volume::Obb(obb_b), _) => {
                         obb_obb_manifold_within(obb_a, obb_b, margin, &axes[box_of[k] as usize])
                     }
-                    (a, b, _) if has_several_manifolds(a, b) => {
-                        self.exact_manifolds(a, b, margin, |contact| found(start + k, contact));
-                        if let Some(cache) = cache {
-                            *cache = None;
+                    (a, b, Some((before, after))) if !has_several_manifolds(a, b) => {
+                        // (What `volume_contacts_cached` does for such a pair, written out:
+                        // most cached pairs are these.)
+                        let pair = start + k;
+                        let mut cache = before[pair].first().map(|e| e.axis);
+                        let contact = volume_contact_cached(a, b, margin, &mut cache);
+                        if let Some(axis) = cache {
+                            after.push((
+                                pair,
+                                PartAxis {
+                                    parts: [0, 0],
+                                    axis,
+                                },
+                            ));
                         }
+                        contact
+                    }
+                    (a, b, Some((before, after))) => {
+                        let mut any = false;
+                        let pair = start + k;
+                        volume_contacts_cached(
+                            a,
+                            b,
+                            margin,
+                            before[pair],
+                            &mut |axis| after.push((pair, axis)),
+                            &mut |contact| {
+                                any = true;
+                                found(pair, contact);
+                            },
+                        );
+                        self.count_exact(any);
                         continue;
                     }
-                    (a, b, Some(cache)) => volume_contact_cached(a, b, margin, cache),
+                    (a, b, None) if has_several_manifolds(a, b) => {
+                        self.exact_manifolds(a, b, margin, |contact| found(start + k, contact));
+                        continue;
+                    }
                     (a, b, None) => volume_contact_within(a, b, margin),
                 };
                 self.count_exact(contact.is_some());

@@ -5,7 +5,7 @@ mod common;
 
 use collide::broad::RowSweep;
 use collide::staged::{Posed, StagedFilter};
-use collide::volume_contact;
+use collide::{PartAxis, volume_contact};
 use common::Rng;
 use geom::{Aabb, Isometry3, Real, Shape, Vector3};
 
@@ -349,8 +349,9 @@ fn contacts_within_matches_one_pair_at_a_time() {
 
 /// The cached form of the windowed filter: with empty caches, the contacts of the plain form,
 /// bit for bit, and a cached axis left for the pairs of hulls (and a hull and a box) that met
-/// their bounding volumes, none for the others; tested again where they were, with those
-/// caches, the same contacts again.
+/// their bounding volumes, none for the others, one per pair of polyhedral parts for a
+/// compound, in order of parts; tested again where they were, with those caches, the same
+/// contacts again.
 #[test]
 fn contacts_within_cached_matches_the_plain_form_and_caches_the_hull_pairs() {
     let mut rng = Rng(8);
@@ -358,14 +359,27 @@ fn contacts_within_cached_matches_the_plain_form_and_caches_the_hull_pairs() {
         let points: Vec<geom::Point3> = (0..12).map(|_| rng.point(0.8)).collect();
         Shape::convex_hull(&points).unwrap()
     };
+    let parts = vec![
+        geom::Part::new(hull(&mut rng), Isometry3::translation(-0.6, 0.0, 0.0)),
+        geom::Part::new(
+            Shape::cuboid(Vector3::new(0.3, 0.3, 0.3)).unwrap(),
+            Isometry3::translation(0.0, 0.5, 0.0),
+        ),
+        geom::Part::new(hull(&mut rng), Isometry3::translation(0.6, 0.0, 0.0)),
+        geom::Part::new(
+            Shape::ball(0.3).unwrap(),
+            Isometry3::translation(0.0, -0.5, 0.0),
+        ),
+    ];
     let shapes: Vec<Shape> = vec![
         hull(&mut rng),
         hull(&mut rng),
         Shape::cuboid(Vector3::new(0.5, 0.3, 0.7)).unwrap(),
         Shape::ball(0.4).unwrap(),
         Shape::capsule(0.5, 0.3).unwrap(),
+        Shape::compound(parts).unwrap(),
     ];
-    let (mut cached_pairs, mut hull_pairs) = (0, 0);
+    let (mut cached_pairs, mut hull_pairs, mut part_axes) = (0, 0, 0);
     for _ in 0..60 {
         let posed: Vec<Posed> = (0..40)
             .map(|k| {
@@ -379,14 +393,21 @@ fn contacts_within_cached_matches_the_plain_form_and_caches_the_hull_pairs() {
             .collect();
         let mut plain = Vec::new();
         StagedFilter::new().contacts_within(&pairs, |k, c| plain.push(format!("{k} {c:?}")));
-        let mut caches = vec![None; pairs.len()];
+        let none: Vec<&[PartAxis]> = vec![&[]; pairs.len()];
         let mut first = Vec::new();
-        StagedFilter::new()
-            .contacts_within_cached(&pairs, &mut caches, |k, c| first.push(format!("{k} {c:?}")));
+        let mut found_axes = Vec::new();
+        StagedFilter::new().contacts_within_cached(&pairs, &none, &mut found_axes, |k, c| {
+            first.push(format!("{k} {c:?}"))
+        });
+        let mut left: Vec<Vec<PartAxis>> = vec![Vec::new(); pairs.len()];
+        for (k, axis) in found_axes {
+            left[k].push(axis);
+        }
         assert_eq!(first, plain);
         for (k, (a, b, margin)) in pairs.iter().enumerate() {
             let polyhedron =
                 |p: &Posed| matches!(p.volume, geom::Volume::Hull(_) | geom::Volume::Obb(_));
+            let compound = |p: &Posed| matches!(p.volume, geom::Volume::Compound(_));
             let hulls = polyhedron(a)
                 && polyhedron(b)
                 && !matches!(
@@ -395,20 +416,42 @@ fn contacts_within_cached_matches_the_plain_form_and_caches_the_hull_pairs() {
                 );
             let reach = a.sphere.radius + b.sphere.radius + margin;
             let near = (a.sphere.center - b.sphere.center).norm() <= reach;
-            if !hulls {
-                assert!(caches[k].is_none(), "pair {k}");
+            if compound(a) || compound(b) {
+                // One per pair of parts, in order, each naming a part of a compound side.
+                assert!(
+                    left[k].windows(2).all(|w| w[0].parts < w[1].parts),
+                    "pair {k}"
+                );
+                for e in &left[k] {
+                    assert!(e.parts.iter().all(|&p| p < 4), "pair {k}");
+                    assert!(compound(a) || e.parts[0] == 0, "pair {k}");
+                    assert!(compound(b) || e.parts[1] == 0, "pair {k}");
+                }
+                part_axes += left[k].len();
+            } else if hulls {
+                assert!(left[k].len() <= 1 && left[k].iter().all(|e| e.parts == [0, 0]));
+            } else {
+                assert!(left[k].is_empty(), "pair {k}");
             }
             hull_pairs += usize::from(hulls && near);
-            cached_pairs += usize::from(caches[k].is_some());
+            cached_pairs += usize::from(hulls && !left[k].is_empty());
         }
+        let before: Vec<&[PartAxis]> = left.iter().map(Vec::as_slice).collect();
         let mut again = Vec::new();
-        StagedFilter::new()
-            .contacts_within_cached(&pairs, &mut caches, |k, c| again.push(format!("{k} {c:?}")));
+        let mut found_axes = Vec::new();
+        StagedFilter::new().contacts_within_cached(&pairs, &before, &mut found_axes, |k, c| {
+            again.push(format!("{k} {c:?}"))
+        });
+        let mut again_left: Vec<Vec<PartAxis>> = vec![Vec::new(); pairs.len()];
+        for (k, axis) in found_axes {
+            again_left[k].push(axis);
+        }
         assert_eq!(again, plain);
+        assert_eq!(again_left, left);
     }
     // (Pairs the boxes or the line of the centres find apart leave no axis.)
     assert!(
-        cached_pairs > 1_000 && hull_pairs > 2_000,
-        "{cached_pairs} {hull_pairs}"
+        cached_pairs > 1_000 && hull_pairs > 2_000 && part_axes > 300,
+        "{cached_pairs} {hull_pairs} {part_axes}"
     );
 }

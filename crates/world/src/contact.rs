@@ -7,7 +7,7 @@ use crate::body::BodyHandle;
 use crate::error::WorldError;
 use crate::limits::{self, Range};
 use arrayvec::ArrayVec;
-use collide::{AxisCache, AxisFeature, Contact, ContactPoint, FeatureId};
+use collide::{AxisCache, AxisFeature, Contact, ContactPoint, FeatureId, PartAxis};
 use geom::{ConvexHull, Isometry3, Point3, Real, Shape, Vector3, validate};
 use serde::{Deserialize, Serialize};
 
@@ -182,23 +182,70 @@ impl CachedContact {
 
 /// A pair of hulls' (or a hull's and a box's) separating axis as the last step's narrow phase
 /// left it ([`AxisCache`], Box3D's separating axis cache): the next step tries it before the
-/// full separating axis test. One per such pair the step tested that had an axis, sorted by
-/// pair. Simulation state: saved in snapshots and hashed.
+/// full separating axis test. A pair of bodies with a compound keeps one per pair of
+/// polyhedral parts that met (`parts`, as [`PartAxis`] names them). One per such pair (of
+/// bodies and parts) the step tested that had an axis, sorted by bodies, then parts.
+/// Simulation state: saved in snapshots and hashed.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct CachedAxis {
     /// The first body (`a < b` in handle order).
     pub a: BodyHandle,
     /// The second body.
     pub b: BodyHandle,
+    /// The part of each body's compound the axis belongs to (0 for a body whose shape is not
+    /// a compound).
+    pub parts: [u16; 2],
     /// The axis.
     pub axis: AxisCache,
 }
 
 impl CachedAxis {
-    /// Checks the entry read from a snapshot against the two bodies' shapes: a pair of
+    /// The entry of bodies `a` and `b` for `held`.
+    pub(crate) fn new(a: BodyHandle, b: BodyHandle, held: PartAxis) -> Self {
+        Self {
+            a,
+            b,
+            parts: held.parts,
+            axis: held.axis,
+        }
+    }
+
+    /// The entry without its bodies, as the narrow phase reads it.
+    pub(crate) fn held(&self) -> PartAxis {
+        PartAxis {
+            parts: self.parts,
+            axis: self.axis,
+        }
+    }
+
+    /// Its bodies and parts: the order entries are kept in.
+    pub(crate) fn key(&self) -> (BodyHandle, BodyHandle, [u16; 2]) {
+        (self.a, self.b, self.parts)
+    }
+
+    /// Checks the entry read from a snapshot against the two bodies' shapes: each part a part
+    /// of its body's compound (0 for a body that has none), the two leaves a pair of
     /// polyhedra (hulls, or a hull and a box), its features within their counts, its
     /// separation finite and within the world's lengths.
     pub(crate) fn validate(&self, field: &str, shapes: (&Shape, &Shape)) -> Result<(), WorldError> {
+        fn leaf(shape: &Shape, part: u16) -> Option<&Shape> {
+            match shape {
+                Shape::Compound { compound } => {
+                    compound.parts().get(usize::from(part)).map(|p| &p.shape)
+                }
+                _ => (part == 0).then_some(shape),
+            }
+        }
+        let (Some(leaf_a), Some(leaf_b)) =
+            (leaf(shapes.0, self.parts[0]), leaf(shapes.1, self.parts[1]))
+        else {
+            return Err(WorldError::OutOfRange {
+                field: format!("{field}.parts"),
+                value: Real::from(self.parts[0].max(self.parts[1])),
+                range: "a part of each body's compound (0 for a body that has none)".into(),
+            });
+        };
+        let shapes = (leaf_a, leaf_b);
         // Each shape's faces and half-edges as a polyhedron.
         let counts = |shape: &Shape| {
             let hull: &ConvexHull = match shape {

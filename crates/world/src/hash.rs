@@ -180,7 +180,16 @@ impl World {
                     AxisFeature::FaceB(f) => (1, f, 0),
                     AxisFeature::Edges(ea, eb) => (2, ea, eb),
                 };
-                h.u64(kind << 32 | u64::from(first) << 16 | u64::from(second));
+                // (The parts above the feature: zero for a pair without a compound, whose
+                // word is then what it was before compounds kept axes.)
+                let [part_a, part_b] = entry.parts.map(u64::from);
+                h.u64(
+                    part_a << 48
+                        | part_b << 40
+                        | kind << 32
+                        | u64::from(first) << 16
+                        | u64::from(second),
+                );
                 h.f32(entry.axis.separation);
             }
         }

@@ -61,6 +61,18 @@ impl AxisCache {
     }
 }
 
+/// A cached axis as a world keeps it for a pair of bodies: the axis of one pair of parts.
+/// `parts` names the part of each side's compound (0 for a side that is not a compound), so
+/// that a compound body pair keeps one axis per pair of polyhedral parts that met, as Box3D
+/// keeps one per pair of shapes; ordered by `parts`.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct PartAxis {
+    /// The part of each side (0 for a side that is not a compound).
+    pub parts: [u16; 2],
+    /// The axis.
+    pub axis: AxisCache,
+}
+
 /// What a cached axis tells of a pair now.
 enum Cached {
     /// It separates them by more than the margin.

@@ -7,8 +7,9 @@
 //! and never change a result, so a restored world steps bit for bit like the original, also
 //! when it was saved mid-contact.
 //!
-//! Formats: version 11 (this build) added the separating axes the narrow phase caches for the
-//! pairs of hulls, last. Version 10 added the user's words on colliders and joints, in a
+//! Formats: version 12 (this build) keeps those axes per pair of parts for the bodies with a
+//! compound (which parts, beside each axis). Version 11 added the separating axes the narrow
+//! phase caches for the pairs of hulls, last. Version 10 added the user's words on colliders and joints, in a
 //! section of their own after the others (only the non-zero ones). Version 9 added each body's control state (damping, gravity scale,
 //! locks, pending force and torque, kinematic target, user data) and collider flags (filter,
 //! sensor), beside the bodies as their sleep states are, and the sensors' overlaps. Version 8 added capsules, convex hulls (saved as their vertices and
@@ -52,6 +53,7 @@ use std::path::Path;
 
 mod legacy;
 mod v10;
+mod v11;
 mod v5;
 mod v6;
 mod v8;
@@ -59,13 +61,14 @@ mod v9;
 
 use legacy::{v1, v2, v3, v4};
 
-/// The format version this build writes (it also reads versions 1 to 10). Version 11 added
-/// the cached separating axes of the pairs of hulls ([`CachedAxis`]); version 10 added the
+/// The format version this build writes (it also reads versions 1 to 11). Version 12 keeps
+/// a cached axis per pair of a compound's parts (the parts in [`CachedAxis`]); version 11
+/// added the cached separating axes of the pairs of hulls; version 10 added the
 /// user's words on colliders and joints ([`UserData`]); version 9 added the bodies' control
 /// states ([`crate::BodyControl`]); version 8 added capsules, convex hulls and
 /// compounds to the shapes (as new last variants: a version 7 file reads with version 8's
 /// layout).
-pub const SNAPSHOT_VERSION: u32 = 11;
+pub const SNAPSHOT_VERSION: u32 = 12;
 
 /// The oldest format version this build reads.
 pub const OLDEST_SNAPSHOT_VERSION: u32 = 1;
@@ -116,7 +119,7 @@ pub struct Snapshot {
     /// The user's words on colliders and joints.
     pub user_data: UserData,
     /// The separating axes the last step left for its pairs of hulls (or a hull and a box),
-    /// sorted by pair (the next step tries them first).
+    /// sorted by pair and parts (the next step tries them first).
     pub axes: Vec<CachedAxis>,
 }
 
@@ -219,6 +222,11 @@ impl Snapshot {
                 .map_err(json)?
                 .upgraded(header.version)
                 .map_err(|_| SnapshotError::Json("the version changed while reading".into()))
+        } else if header.version == 11 {
+            serde_json::from_str::<v11::Snapshot>(text)
+                .map_err(json)?
+                .upgraded(header.version)
+                .map_err(|_| SnapshotError::Json("the version changed while reading".into()))
         } else {
             let snapshot: Self = serde_json::from_str(text).map_err(json)?;
             if snapshot.version != header.version {
@@ -296,6 +304,10 @@ impl Snapshot {
             (old.upgraded(version)?, left)
         } else if version == 10 {
             let (old, left): (v10::Snapshot, &[u8]) =
+                postcard::take_from_bytes(payload).map_err(binary)?;
+            (old.upgraded(version)?, left)
+        } else if version == 11 {
+            let (old, left): (v11::Snapshot, &[u8]) =
                 postcard::take_from_bytes(payload).map_err(binary)?;
             (old.upgraded(version)?, left)
         } else {
@@ -607,17 +619,14 @@ impl World {
         for (index, entry) in snapshot.axes.iter().enumerate() {
             let field = format!("axes[{index}]");
             let shape = |h| snapshot.bodies.get(h).map(|b| &b.collider.shape);
-            let ordered = entry.a < entry.b
-                && (index == 0 || {
-                    let previous = &snapshot.axes[index - 1];
-                    (previous.a, previous.b) < (entry.a, entry.b)
-                });
+            let ordered =
+                entry.a < entry.b && (index == 0 || snapshot.axes[index - 1].key() < entry.key());
             let (Some(shape_a), Some(shape_b), true) = (shape(entry.a), shape(entry.b), ordered)
             else {
                 return Err(SnapshotError::Invalid(WorldError::OutOfRange {
                     field,
                     value: index as Real,
-                    range: "a sorted pair of live handles".into(),
+                    range: "a pair of live handles, sorted by pair and parts".into(),
                 }));
             };
             entry.validate(&field, (shape_a, shape_b))?;

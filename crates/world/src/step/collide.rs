@@ -19,7 +19,7 @@ use crate::profile::{Lap, StepProfile};
 use arrayvec::ArrayVec;
 use collide::broad::RowSweep;
 use collide::staged::{Posed, StageCounts, StagedFilter};
-use collide::{Contact, has_several_manifolds};
+use collide::{Contact, PartAxis, has_several_manifolds};
 use geom::{Aabb, Isometry3, Real, Vector3};
 use slotmap::SlotMap;
 use std::time::{Duration, Instant};
@@ -998,8 +998,9 @@ impl Collision {
     /// the pairs go through the staged filter a window at a time
     /// ([`StagedFilter::contacts_within`], which tests the box pairs among them eight at a
     /// time in SIMD lanes). The same contacts, in the same order, as one pair at a time. With
-    /// `axes`, each pair's cached axis is found in the first list (sorted by pair, one merge
-    /// walk) and handed to the filter, and the axes it leaves go to the second.
+    /// `axes`, each pair's cached axes (one per pair of parts) are found in the first list
+    /// (sorted by pair, one merge walk) and handed to the filter, and the axes it leaves go to
+    /// the second.
     fn test_block_within(
         &self,
         pairs: &[(u32, u32)],
@@ -1017,6 +1018,7 @@ impl Collision {
             }
             _ => 0,
         };
+        let (mut held, mut left) = (Vec::new(), Vec::new());
         for window in pairs.chunks(PAIR_WINDOW) {
             let posed: ArrayVec<_, PAIR_WINDOW> = window
                 .iter()
@@ -1039,22 +1041,30 @@ impl Collision {
                 filter.contacts_within(&posed, found);
                 continue;
             };
-            let mut caches = [None; PAIR_WINDOW];
+            // Each pair's entries (one per pair of parts), copied without their handles.
+            held.clear();
+            let mut ranges = [(0, 0); PAIR_WINDOW];
             for (k, &pair) in window.iter().enumerate() {
                 let key = handles_of(pair);
                 while before.get(cursor).is_some_and(|e| (e.a, e.b) < key) {
                     cursor += 1;
                 }
-                caches[k] = (before.get(cursor))
-                    .filter(|e| (e.a, e.b) == key)
-                    .map(|e| e.axis);
-            }
-            filter.contacts_within_cached(&posed, &mut caches[..window.len()], &mut found);
-            for (k, &pair) in window.iter().enumerate() {
-                if let Some(axis) = caches[k] {
-                    let (a, b) = handles_of(pair);
-                    after.push(CachedAxis { a, b, axis });
+                let start = held.len();
+                while let Some(e) = before.get(cursor).filter(|e| (e.a, e.b) == key) {
+                    held.push(e.held());
+                    cursor += 1;
                 }
+                ranges[k] = (start, held.len());
+            }
+            let lists: ArrayVec<&[PartAxis], PAIR_WINDOW> = ranges[..window.len()]
+                .iter()
+                .map(|&(start, end)| &held[start..end])
+                .collect();
+            left.clear();
+            filter.contacts_within_cached(&posed, &lists, &mut left, &mut found);
+            for &(k, axis) in &left {
+                let (a, b) = handles_of(window[k]);
+                after.push(CachedAxis::new(a, b, axis));
             }
         }
         filter.counts
