@@ -615,5 +615,5 @@ fn version_7_snapshots_load_as_they_are_and_step_as_they_did() {
     assert_eq!(again.state_hash(), world.state_hash());
     // And through JSON.
     let json = World::from_bytes(bytes).unwrap().to_json().unwrap();
-    assert!(json.contains("\"version\": 11"));
+    assert!(json.contains("\"version\": 12"));
 }
