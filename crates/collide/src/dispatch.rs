@@ -257,10 +257,9 @@ fn parts_near<'a>(
         let reach = radius + margin + slack(radius, &centre, &posed.pose.translation.vector.into());
         (inverse * centre, reach)
     });
-    let (boxes, parts) = (posed.compound.part_aabbs(), posed.compound.parts());
-    (0..boxes.len()).filter(move |&k| {
-        boxes[k].intersects(&local)
-            && !ball.is_some_and(|(centre, reach)| beyond_a_face(&parts[k], &centre, reach))
+    let parts = posed.compound.parts();
+    (posed.compound.parts_meeting(&local)).filter(move |&k| {
+        !ball.is_some_and(|(centre, reach)| beyond_a_face(&parts[k], &centre, reach))
     })
 }
 

@@ -45,8 +45,61 @@ pub struct Compound {
     parts: Vec<Part>,
     /// Each part's box in the compound's frame.
     part_aabbs: Vec<Aabb>,
+    /// The same boxes as columns, for [`Compound::parts_meeting`].
+    columns: BoxColumns,
     aabb: Aabb,
     mass: MassProperties,
+}
+
+/// How many parts' boxes [`Compound::parts_meeting`] compares at a time.
+const BOX_LANES: usize = 8;
+
+/// Boxes as columns of [`BOX_LANES`]: each corner coordinate of every box, the last block
+/// filled with NaN, which meets nothing.
+#[derive(Debug, Clone, PartialEq)]
+struct BoxColumns {
+    mins: [Vec<[Real; BOX_LANES]>; 3],
+    maxs: [Vec<[Real; BOX_LANES]>; 3],
+}
+
+impl BoxColumns {
+    fn of(boxes: &[Aabb]) -> Self {
+        let column = |corner: fn(&Aabb) -> &crate::Point3, axis: usize| {
+            (boxes.chunks(BOX_LANES))
+                .map(|chunk| {
+                    let mut block = [Real::NAN; BOX_LANES];
+                    for (slot, b) in block.iter_mut().zip(chunk) {
+                        *slot = corner(b)[axis];
+                    }
+                    block
+                })
+                .collect()
+        };
+        Self {
+            mins: [0, 1, 2].map(|axis| column(|b| &b.mins, axis)),
+            maxs: [0, 1, 2].map(|axis| column(|b| &b.maxs, axis)),
+        }
+    }
+}
+
+/// A set of a compound's parts, iterated in the parts' order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PartSet([u64; MAX_PARTS / 64]);
+
+impl Iterator for PartSet {
+    type Item = usize;
+
+    #[inline]
+    fn next(&mut self) -> Option<usize> {
+        for (w, word) in self.0.iter_mut().enumerate() {
+            if *word != 0 {
+                let bit = word.trailing_zeros() as usize;
+                *word &= *word - 1;
+                return Some(w * 64 + bit);
+            }
+        }
+        None
+    }
 }
 
 impl Compound {
@@ -103,6 +156,7 @@ impl Compound {
             .expect("at least one part");
         Ok(Self {
             parts: checked,
+            columns: BoxColumns::of(&part_aabbs),
             part_aabbs,
             aabb,
             mass,
@@ -117,6 +171,38 @@ impl Compound {
     /// Each part's box in the compound's frame, in the parts' order.
     pub fn part_aabbs(&self) -> &[Aabb] {
         &self.part_aabbs
+    }
+
+    /// The parts whose boxes (in the compound's frame) meet `other` (touching counts, as
+    /// [`Aabb::intersects`] says), in the parts' order. The boxes are compared eight at a
+    /// time, as columns: a drum of 40 parts meets every body in it, every step.
+    #[inline]
+    pub fn parts_meeting(&self, other: &Aabb) -> PartSet {
+        let mut set = PartSet([0; MAX_PARTS / 64]);
+        let c = &self.columns;
+        for (block, ((lo_x, lo_y), (lo_z, (hi_x, (hi_y, hi_z))))) in (c.mins[0].iter())
+            .zip(&c.mins[1])
+            .zip(
+                c.mins[2]
+                    .iter()
+                    .zip(c.maxs[0].iter().zip(c.maxs[1].iter().zip(&c.maxs[2]))),
+            )
+            .enumerate()
+        {
+            let mut bits = 0u64;
+            for lane in 0..BOX_LANES {
+                let meet = (lo_x[lane] <= other.maxs.x)
+                    & (other.mins.x <= hi_x[lane])
+                    & (lo_y[lane] <= other.maxs.y)
+                    & (other.mins.y <= hi_y[lane])
+                    & (lo_z[lane] <= other.maxs.z)
+                    & (other.mins.z <= hi_z[lane]);
+                bits |= u64::from(meet) << lane;
+            }
+            let first = block * BOX_LANES;
+            set.0[first / 64] |= bits << (first % 64);
+        }
+        set
     }
 
     /// Its box in its own frame: the parts' boxes merged.
@@ -206,6 +292,57 @@ pub mod as_parts {
 mod tests {
     use super::*;
     use crate::{Matrix3, Point3, Vector3};
+
+    #[test]
+    fn the_parts_meeting_a_box_are_those_whose_boxes_intersect_it_in_order() {
+        // Compounds of 1, 7, 8, 9, 40 and 256 balls (blocks of eight, full and partial), boxes
+        // from inside to well clear, touching ones, and boxes with NaN or infinite corners.
+        let mut seed = 0x2545_f491_4f6c_dd1d_u64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed >> 40) as Real / (1u64 << 24) as Real * 8.0 - 4.0
+        };
+        for count in [1, 7, 8, 9, 40, MAX_PARTS] {
+            let parts: Vec<Part> = (0..count)
+                .map(|_| {
+                    let at = Isometry3::translation(next(), next(), next());
+                    Part::new(Shape::ball(0.1 + 0.1 * next().abs()).unwrap(), at)
+                })
+                .collect();
+            let compound = Compound::new(parts).unwrap();
+            let mut probes: Vec<Aabb> = (0..300)
+                .map(|_| {
+                    let (a, b) = (
+                        Vector3::new(next(), next(), next()),
+                        Vector3::new(next(), next(), next()),
+                    );
+                    Aabb::new(a.inf(&b).into(), a.sup(&b).into())
+                })
+                .collect();
+            // Touching: a part's own box moved to share a face.
+            let first = compound.part_aabbs()[0];
+            let shift = Vector3::new(first.maxs.x - first.mins.x, 0.0, 0.0);
+            probes.push(Aabb::new(first.mins + shift, first.maxs + shift));
+            for odd in [Real::NAN, Real::INFINITY, Real::NEG_INFINITY] {
+                let mut b = probes[0];
+                b.mins.y = odd;
+                probes.push(b);
+                probes.push(Aabb::new(
+                    Point3::from(Vector3::repeat(-odd)),
+                    Point3::from(Vector3::repeat(odd)),
+                ));
+            }
+            for probe in &probes {
+                let expected: Vec<usize> = (0..count)
+                    .filter(|&k| compound.part_aabbs()[k].intersects(probe))
+                    .collect();
+                let found: Vec<usize> = compound.parts_meeting(probe).collect();
+                assert_eq!(found, expected, "{count} parts, {probe:?}");
+            }
+        }
+    }
 
     #[test]
     fn a_table_of_five_boxes_sums_its_parts() {

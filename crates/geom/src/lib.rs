@@ -30,7 +30,7 @@ pub use nalgebra as na;
 pub use aabb::Aabb;
 pub use bvh::{Bvh, BvhItem};
 pub use capsule::Capsule;
-pub use compound::{Compound, MAX_PARTS, Part};
+pub use compound::{Compound, MAX_PARTS, Part, PartSet};
 pub use error::GeomError;
 pub use hull::{
     ConvexHull, HalfEdge, HullEdge, HullFace, MAX_HULL_POINTS, MAX_HULL_VERTICES, WELD_DISTANCE,
