@@ -276,7 +276,10 @@ fn a_compounds_part_pairs_keep_their_own_axes_as_state() {
     let axes = world.snapshot().axes;
     let drum_parts = || axes.iter().filter(|e| e.parts != [0, 0]);
     assert!(drum_parts().count() > 50, "{axes:?}");
-    assert!(axes.windows(2).all(|w| (w[0].a, w[0].b, w[0].parts) < (w[1].a, w[1].b, w[1].parts)));
+    assert!(
+        axes.windows(2)
+            .all(|w| (w[0].a, w[0].b, w[0].parts) < (w[1].a, w[1].b, w[1].parts))
+    );
     for e in &axes {
         let compound = |h| {
             matches!(
@@ -290,7 +293,8 @@ fn a_compounds_part_pairs_keep_their_own_axes_as_state() {
     }
     // Some cubes meet two parts at once (across a seam of the rim, or a paddle and the rim).
     assert!(
-        axes.windows(2).any(|w| (w[0].a, w[0].b) == (w[1].a, w[1].b)),
+        axes.windows(2)
+            .any(|w| (w[0].a, w[0].b) == (w[1].a, w[1].b)),
         "{axes:?}"
     );
     // They are state: restored with them, the world steps as the original; without them,
@@ -322,11 +326,17 @@ fn hostile_part_axes_are_refused_by_name() {
     let cases: Vec<(Spoil, &str)> = vec![
         // A part the drum does not have.
         (Box::new(move |s| s.axes[first].parts[0] = 40), field(first)),
-        (Box::new(move |s| s.axes[first].parts[0] = u16::MAX), field(first)),
+        (
+            Box::new(move |s| s.axes[first].parts[0] = u16::MAX),
+            field(first),
+        ),
         // A part of a cube, which is no compound.
         (Box::new(move |s| s.axes[first].parts[1] = 1), field(first)),
         // Two parts of one pair out of order, or twice.
-        (Box::new(move |s| s.axes.swap(twin, twin + 1)), field(twin + 1)),
+        (
+            Box::new(move |s| s.axes.swap(twin, twin + 1)),
+            field(twin + 1),
+        ),
         (
             Box::new(move |s| s.axes[twin + 1].parts = s.axes[twin].parts),
             field(twin + 1),
