@@ -933,13 +933,21 @@ fn clip(
     }
 }
 
-/// The face contact's buffers, kept per thread: the polygon being clipped (two, in turn) and
-/// the reference face's sides.
+/// The face contact's buffers, kept per thread: the polygon being clipped (two, in turn), the
+/// reference face's sides and the points kept before the four are chosen.
 #[derive(Default)]
 struct ClipScratch {
     polygon: Vec<Clipped>,
     clipped: Vec<Clipped>,
     sides: Vec<(u16, Point3)>,
+    kept: Vec<ContactPoint>,
+}
+
+/// A face contact's points: at most four of those the clipping kept (none when it kept none),
+/// and the least separation of all it kept.
+pub(crate) struct FacePoints {
+    pub(crate) four: ArrayVec<ContactPoint, 4>,
+    pub(crate) least_separation: Real,
 }
 
 thread_local! {
@@ -948,7 +956,8 @@ thread_local! {
 
 /// The face contact of reference face `f` of `reference` against `incident`: the incident
 /// face (the one most against `f`) clipped by `f`'s sides, the points up to `margin` above
-/// it, reduced to four. Normal along `f`'s (from the reference toward the incident shape).
+/// it, reduced to four about `normal` (`f`'s, or its opposite: the contact's). (In buffers
+/// kept per thread: a list handed back was a heap allocation per contact.)
 pub(crate) fn face_contact(
     reference: &Poly<'_>,
     f: usize,
@@ -956,7 +965,7 @@ pub(crate) fn face_contact(
     deepest: usize,
     margin: Real,
     reference_is_b: bool,
-) -> Vec<ContactPoint> {
+) -> FacePoints {
     lent(&CLIP_SCRATCH, |scratch| {
         face_contact_in(
             reference,
@@ -979,11 +988,12 @@ fn face_contact_in(
     margin: Real,
     reference_is_b: bool,
     scratch: &mut ClipScratch,
-) -> Vec<ContactPoint> {
+) -> FacePoints {
     let ClipScratch {
         polygon,
         clipped,
         sides,
+        kept,
     } = scratch;
     let n = reference.normal(f);
     // The incident face: of the faces about the incident shape's deepest vertex along the
@@ -1018,17 +1028,20 @@ fn face_contact_in(
             break;
         }
     }
-    polygon
-        .iter()
-        .filter_map(|c| {
-            let s = reference.distance(f, &c.p);
-            (s <= margin).then(|| ContactPoint {
-                position: c.p - n * (0.5 * s),
-                depth: -s,
-                id: FeatureId::hull_face(reference_is_b, f, g, c.labels),
-            })
+    kept.clear();
+    kept.extend(polygon.iter().filter_map(|c| {
+        let s = reference.distance(f, &c.p);
+        (s <= margin).then(|| ContactPoint {
+            position: c.p - n * (0.5 * s),
+            depth: -s,
+            id: FeatureId::hull_face(reference_is_b, f, g, c.labels),
         })
-        .collect()
+    }));
+    let normal = if reference_is_b { -n } else { n };
+    FacePoints {
+        four: super::surface::reduce(kept, &normal),
+        least_separation: least_separation(kept),
+    }
 }
 
 /// The edge contact: one point midway between the closest points of the two edges.
@@ -1041,11 +1054,6 @@ pub(crate) fn edge_contact(a: &Poly<'_>, b: &Poly<'_>, axis: &EdgeAxis) -> Conta
         depth: -axis.separation,
         id: FeatureId::hull_edge(axis.edge_a, axis.edge_b),
     }
-}
-
-/// At most four of a face contact's points (see [`super::surface`]'s reduction).
-fn four(points: Vec<ContactPoint>, normal: &Vector3) -> ArrayVec<ContactPoint, 4> {
-    super::surface::reduce(&points, normal)
 }
 
 /// Which axis the SAT chose.
@@ -1175,7 +1183,7 @@ pub(crate) fn contact_and_axis(
         }
         Chosen::Edge(e) => return Some(edge_manifold(a, b, &e)),
     };
-    if points.is_empty() {
+    if points.four.is_empty() {
         if let Some(e) = edge.filter(|e| e.separation >= separation - FALLBACK * a.size.max(b.size))
         {
             return Some(edge_manifold(a, b, &e));
@@ -1192,26 +1200,27 @@ pub(crate) fn contact_and_axis(
         });
         return Some((with_points(normal, single), None));
     }
-    let held = AxisCache::new(feature, least_separation(&points));
-    Some((face_manifold(normal, points, separation), Some(held)))
+    let held = AxisCache::new(feature, points.least_separation);
+    Some((face_manifold(normal, points.four, separation), Some(held)))
 }
 
-/// The contact of a face axis of separation `separation` from its clipped `points`. The depth
+/// The contact of a face axis of separation `separation` from its clipped `points` (the four
+/// chosen). The depth
 /// is the SAT's (the minimum translation), as the box pair reports it; the deepest clipped
 /// point may be shallower when the deepest corner lies beyond the sides.
 pub(crate) fn face_manifold(
     normal: Vector3,
-    points: Vec<ContactPoint>,
+    points: ArrayVec<ContactPoint, 4>,
     separation: Real,
 ) -> Contact {
     Contact {
         depth: -separation,
-        ..with_points(normal, four(points, &normal))
+        ..with_points(normal, points)
     }
 }
 
 /// The least separation of a face contact's clipped points (before the four are chosen).
-pub(crate) fn least_separation(points: &[ContactPoint]) -> Real {
+fn least_separation(points: &[ContactPoint]) -> Real {
     -points
         .iter()
         .map(|p| p.depth)

@@ -19,7 +19,7 @@
 
 use super::hull::{
     Poly, arcs_cross, contact_and_axis, edge_axis, edge_manifold, face_contact, face_manifold,
-    least_separation, sat_or_apart,
+    sat_or_apart,
 };
 use crate::contact::Contact;
 use geom::{Point3, Real};
@@ -149,11 +149,11 @@ fn face(
         return Cached::Apart;
     }
     let points = face_contact(reference, f, incident, deepest, margin, reference_is_b);
-    if points.is_empty() || !holds(old, least_separation(&points)) {
+    if points.four.is_empty() || !holds(old, points.least_separation) {
         return Cached::Stale;
     }
     let normal = if reference_is_b { -n } else { n };
-    Cached::Contact(face_manifold(normal, points, separation))
+    Cached::Contact(face_manifold(normal, points.four, separation))
 }
 
 /// The edge pair `ea` of `a` and `eb` of `b`: their axis while their arcs cross on the Gauss
