@@ -221,8 +221,7 @@ pub fn has_surface(a: &Volume, b: &Volume) -> bool {
 /// Whether a pair may have several manifolds: a surface or a compound is in it.
 #[inline]
 pub fn has_several_manifolds(a: &Volume, b: &Volume) -> bool {
-    let compound = |v: &Volume| matches!(v, Volume::Compound(_));
-    has_surface(a, b) || compound(a) || compound(b)
+    has_surface(a, b) || compounds(a, b) != (false, false)
 }
 
 /// A manifold of part `k` of a compound (`side` 0 the first volume, 1 the second) with its
@@ -273,10 +272,10 @@ fn beyond_a_face(part: &geom::Part, centre: &Point3, reach: Real) -> bool {
     (hull.normals().iter().zip(hull.plane_offsets())).any(|(n, offset)| n.dot(&at) - offset > reach)
 }
 
-/// Each pair of leaves of a pair with a compound in it, handed to `leaf` with their `parts`
-/// (see [`PartAxis`]): each part of a compound whose box meets the other's (loosened by the
-/// margin; see [`parts_near`]) against the other, a compound's parts in turn; in order of
-/// `parts`.
+/// Each pair of leaves of a pair, handed to `leaf` with their `parts` (see [`PartAxis`]):
+/// each part of a compound whose box meets the other's (loosened by the margin; see
+/// [`parts_near`]) against the other, a compound's parts in turn, in order of `parts`; a pair
+/// without a compound is its own one pair of leaves.
 fn compound_leaves(
     a: &Volume,
     b: &Volume,
@@ -450,32 +449,40 @@ pub fn volume_contacts_cached(
     found: &mut dyn FnMut(Contact),
 ) {
     let mut rest = before;
-    let mut leaf = |parts: [u16; 2], x: &Volume, y: &Volume, found: &mut dyn FnMut(Contact)| {
+    let sides = compounds(a, b);
+    compound_leaves(a, b, margin, &mut |parts, x, y| {
+        let mut found = |c| found(tagged_parts(c, parts, sides));
         if has_surface(x, y) {
             volume_contacts_within(x, y, margin, found);
-            return;
-        }
-        // (The entries before `parts` are of leaves no longer near: dropped.)
-        while rest.first().is_some_and(|e| e.parts < parts) {
-            rest = &rest[1..];
-        }
-        let mut cache = rest.first().filter(|e| e.parts == parts).map(|e| e.axis);
-        let contact = volume_contact_cached(x, y, margin, &mut cache);
-        if let Some(axis) = cache {
-            after(PartAxis { parts, axis });
-        }
-        if let Some(contact) = contact {
+        } else if let Some(contact) =
+            leaf_contact_cached(x, y, margin, parts, &mut rest, &mut *after)
+        {
             found(contact);
         }
-    };
-    let sides = compounds(a, b);
-    if sides == (false, false) {
-        leaf([0, 0], a, b, found);
-    } else {
-        compound_leaves(a, b, margin, &mut |parts, x, y| {
-            leaf(parts, x, y, &mut |c| found(tagged_parts(c, parts, sides)));
-        });
+    });
+}
+
+/// [`volume_contact_cached`] for one pair of solid leaves, `parts`, with its axis found in
+/// `rest` (a pair's axes ordered by parts, the leaves' before `parts` already taken: those
+/// passed over are dropped) and the axis it leaves handed to `after`.
+#[inline]
+pub(crate) fn leaf_contact_cached(
+    a: &Volume,
+    b: &Volume,
+    margin: Real,
+    parts: [u16; 2],
+    rest: &mut &[PartAxis],
+    mut after: impl FnMut(PartAxis),
+) -> Option<Contact> {
+    while rest.first().is_some_and(|e| e.parts < parts) {
+        *rest = &rest[1..];
     }
+    let mut cache = rest.first().filter(|e| e.parts == parts).map(|e| e.axis);
+    let contact = volume_contact_cached(a, b, margin, &mut cache);
+    if let Some(axis) = cache {
+        after(PartAxis { parts, axis });
+    }
+    contact
 }
 
 /// Whether two world-space volumes intersect (touching counts).

@@ -3,7 +3,7 @@
 
 use crate::contact::Contact;
 use crate::dispatch::{
-    has_several_manifolds, volume_contact, volume_contact_cached, volume_contact_within,
+    has_several_manifolds, leaf_contact_cached, volume_contact, volume_contact_within,
     volume_contacts_cached, volume_contacts_within,
 };
 use crate::pair::box_box::{FoundAxes, obb_obb_axes_within, obb_obb_manifold_within};
@@ -170,21 +170,12 @@ impl StagedFilter {
                         obb_obb_manifold_within(obb_a, obb_b, margin, &axes[box_of[k] as usize])
                     }
                     (a, b, Some((before, after))) if !has_several_manifolds(a, b) => {
-                        // (What `volume_contacts_cached` does for such a pair, written out:
-                        // most cached pairs are these.)
+                        // (Most cached pairs are these: one pair of leaves, called directly.)
                         let pair = start + k;
-                        let mut cache = before[pair].first().map(|e| e.axis);
-                        let contact = volume_contact_cached(a, b, margin, &mut cache);
-                        if let Some(axis) = cache {
-                            after.push((
-                                pair,
-                                PartAxis {
-                                    parts: [0, 0],
-                                    axis,
-                                },
-                            ));
-                        }
-                        contact
+                        let mut rest = before[pair];
+                        leaf_contact_cached(a, b, margin, [0, 0], &mut rest, |axis| {
+                            after.push((pair, axis))
+                        })
                     }
                     (a, b, Some((before, after))) => {
                         let mut any = false;

@@ -944,10 +944,11 @@ struct ClipScratch {
 }
 
 /// A face contact's points: at most four of those the clipping kept (none when it kept none),
-/// and the least separation of all it kept.
+/// the least separation of all it kept, and the contact's normal they were chosen about.
 pub(crate) struct FacePoints {
     pub(crate) four: ArrayVec<ContactPoint, 4>,
     pub(crate) least_separation: Real,
+    pub(crate) normal: Vector3,
 }
 
 thread_local! {
@@ -1041,6 +1042,7 @@ fn face_contact_in(
     FacePoints {
         four: super::surface::reduce(kept, &normal),
         least_separation: least_separation(kept),
+        normal,
     }
 }
 
@@ -1205,9 +1207,8 @@ pub(crate) fn contact_and_axis(
 }
 
 /// The contact of a face axis of separation `separation` from its clipped `points` (the four
-/// chosen). The depth
-/// is the SAT's (the minimum translation), as the box pair reports it; the deepest clipped
-/// point may be shallower when the deepest corner lies beyond the sides.
+/// chosen). The depth is the SAT's (the minimum translation), as the box pair reports it; the
+/// deepest clipped point may be shallower when the deepest corner lies beyond the sides.
 pub(crate) fn face_manifold(
     normal: Vector3,
     points: ArrayVec<ContactPoint, 4>,

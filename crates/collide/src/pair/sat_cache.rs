@@ -152,8 +152,7 @@ fn face(
     if points.four.is_empty() || !holds(old, points.least_separation) {
         return Cached::Stale;
     }
-    let normal = if reference_is_b { -n } else { n };
-    Cached::Contact(face_manifold(normal, points.four, separation))
+    Cached::Contact(face_manifold(points.normal, points.four, separation))
 }
 
 /// The edge pair `ea` of `a` and `eb` of `b`: their axis while their arcs cross on the Gauss
