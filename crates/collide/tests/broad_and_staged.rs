@@ -393,16 +393,19 @@ fn contacts_within_cached_matches_the_plain_form_and_caches_the_hull_pairs() {
             .collect();
         let mut plain = Vec::new();
         StagedFilter::new().contacts_within(&pairs, |k, c| plain.push(format!("{k} {c:?}")));
-        let none: Vec<&[PartAxis]> = vec![&[]; pairs.len()];
-        let mut first = Vec::new();
-        let mut found_axes = Vec::new();
-        StagedFilter::new().contacts_within_cached(&pairs, &none, &mut found_axes, |k, c| {
-            first.push(format!("{k} {c:?}"))
-        });
-        let mut left: Vec<Vec<PartAxis>> = vec![Vec::new(); pairs.len()];
-        for (k, axis) in found_axes {
-            left[k].push(axis);
-        }
+        // The cached form's contacts, and the axes it leaves grouped by pair.
+        let cached = |before: &[&[PartAxis]]| {
+            let (mut contacts, mut found_axes) = (Vec::new(), Vec::new());
+            StagedFilter::new().contacts_within_cached(&pairs, before, &mut found_axes, |k, c| {
+                contacts.push(format!("{k} {c:?}"))
+            });
+            let mut left: Vec<Vec<PartAxis>> = vec![Vec::new(); pairs.len()];
+            for (k, axis) in found_axes {
+                left[k].push(axis);
+            }
+            (contacts, left)
+        };
+        let (first, left) = cached(&vec![&[][..]; pairs.len()]);
         assert_eq!(first, plain);
         for (k, (a, b, margin)) in pairs.iter().enumerate() {
             let polyhedron =
@@ -437,15 +440,7 @@ fn contacts_within_cached_matches_the_plain_form_and_caches_the_hull_pairs() {
             cached_pairs += usize::from(hulls && !left[k].is_empty());
         }
         let before: Vec<&[PartAxis]> = left.iter().map(Vec::as_slice).collect();
-        let mut again = Vec::new();
-        let mut found_axes = Vec::new();
-        StagedFilter::new().contacts_within_cached(&pairs, &before, &mut found_axes, |k, c| {
-            again.push(format!("{k} {c:?}"))
-        });
-        let mut again_left: Vec<Vec<PartAxis>> = vec![Vec::new(); pairs.len()];
-        for (k, axis) in found_axes {
-            again_left[k].push(axis);
-        }
+        let (again, again_left) = cached(&before);
         assert_eq!(again, plain);
         assert_eq!(again_left, left);
     }
