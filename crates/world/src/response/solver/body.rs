@@ -3,6 +3,8 @@
 //! from the body's bookkeeping. Static bodies have zero inverse mass and never move; kinematic
 //! bodies have zero inverse mass and move by their velocity.
 
+use super::gyroscopic::{self, Spinning};
+use super::lanes::Lane;
 use crate::body::{BodyKind, Locks, RigidBody};
 use crate::limits;
 use geom::{Matrix3, Point3, Real, UnitQuaternion, Vector3};
@@ -185,53 +187,19 @@ impl Drive {
     }
 }
 
-/// Per substep, for a dynamic body: gravity, then the gyroscopic term (given the body's
-/// rotation and body-frame inertia; `None` when the inertia is the same about every axis and the
-/// term is zero), then the speed limits.
-///
-/// Gyroscopic torque (E. Catto, "Numerical Methods", GDC 2015; Box3D): one implicit Newton step
-/// on `I (w2 - w1) + h w2 x (I w2) = 0` in the body frame, `J = I + h (skew(w) I - skew(I w))`,
-/// `w2 = w1 - J^-1 h (w1 x I w1)`, then scaled so that `|I w2| = |I w1|` (the implicit step is
-/// dissipative; torque-free motion keeps the magnitude of the angular momentum). Explicit
-/// integration of this term adds energy and makes spinning bodies blow up; without it a body
-/// spinning off a principal axis keeps a constant angular velocity, which does not conserve
-/// angular momentum.
-pub(crate) fn integrate_velocity(
-    state: &mut SolverBody,
-    gyroscopic: Option<(UnitQuaternion, &Matrix3)>,
-    drive: Option<&Drive>,
-    gravity: &Vector3,
-    h: Real,
-) {
+/// Per substep, for a dynamic body, the velocity update before the gyroscopic term
+/// (`gyroscopic`): gravity, or what its drive applies.
+#[inline]
+fn accelerate(state: &mut SolverBody, drive: Option<&Drive>, gravity: &Vector3, h: Real) {
     match drive {
         None => state.linvel += gravity * h,
         Some(drive) => drive.accelerate(state, gravity, h),
     }
-    // Below a microradian of turn per substep the gyroscopic term is far under rounding.
-    if let Some((rotation, inertia)) = gyroscopic
-        && (state.angvel * h).norm_squared() > 1e-12
-    {
-        let w = rotation.inverse_transform_vector(&state.angvel);
-        let iw = inertia * w;
-        let f = w.cross(&iw) * h;
-        let jacobian = inertia + (w.cross_matrix() * inertia - iw.cross_matrix()) * h;
-        // Scaled to order one first: a millimetre body's determinant would underflow.
-        let scale = inertia.diagonal().max();
-        if scale > 0.0
-            && let Some(inverse) = (jacobian / scale).try_inverse()
-        {
-            let mut w2 = w - inverse * (f / scale);
-            // Torque-free motion keeps |L| = |I w|; the implicit step loses a little of it every
-            // substep (it is dissipative), which over seconds is percents: give it back.
-            let (before, after) = (iw.norm(), (inertia * w2).norm());
-            if after > 0.0 {
-                w2 *= before / after;
-            }
-            if w2.iter().all(|c| c.is_finite()) {
-                state.angvel = rotation * w2;
-            }
-        }
-    }
+}
+
+/// The velocity update after the gyroscopic term: the speed limits.
+#[inline]
+fn hold_to_limits(state: &mut SolverBody, h: Real) {
     state.linvel = limits::clamp_length(state.linvel, limits::MAX_SPEED);
     state.angvel = limits::clamp_length(state.angvel, max_angular_speed(h));
 }
@@ -342,7 +310,7 @@ impl Integration<'_> {
 /// themselves every substep instead (`joint::warm_start`). Measured: a ragdoll's ball head
 /// against the ground spun up to 400 rad/s and its neck came 95 mm apart when the joints rode
 /// on this warm start; 0.2 mm with their own.
-pub(super) fn integrate_velocities(
+pub(super) fn integrate_velocities<L: Lane>(
     states: &mut [SolverBody],
     uncontacted: &mut [[Vector3; 2]],
     jointed: &mut [[Vector3; 2]],
@@ -351,29 +319,56 @@ pub(super) fn integrate_velocities(
     gravity: &Vector3,
     h: Real,
 ) {
-    for (k, (state, uncontacted)) in states.iter_mut().zip(uncontacted).enumerate() {
-        if bodies.kinds[k] == BodyKind::Dynamic {
-            let warm = (!first).then(|| {
-                let mut warm = [state.linvel - uncontacted[0], state.angvel - uncontacted[1]];
-                if let Some(joints) = jointed.get_mut(k) {
-                    warm[0] -= joints[0];
-                    warm[1] -= joints[1];
-                    *joints = [Vector3::zeros(); 2];
-                }
-                warm
-            });
-            let gyroscopic = bodies.inertias[k]
-                .as_ref()
-                .map(|inertia| (state.delta_rotation * bodies.rotations[k], inertia));
-            let drive = bodies.drives.get(k).and_then(Option::as_ref);
-            integrate_velocity(state, gyroscopic, drive, gravity, h);
-            *uncontacted = [state.linvel, state.angvel];
-            if let Some([linear, angular]) = warm {
-                state.linvel += linear;
-                state.angvel += angular;
+    // After the velocity update: the limits, the velocities that `uncontacted` keeps, then
+    // the warm start.
+    let done = |slot: usize,
+                state: &mut SolverBody,
+                uncontacted: &mut [[Vector3; 2]],
+                warm: Option<[Vector3; 2]>| {
+        hold_to_limits(state, h);
+        uncontacted[slot] = [state.linvel, state.angvel];
+        if let Some([linear, angular]) = warm {
+            state.linvel += linear;
+            state.angvel += angular;
+        }
+    };
+    // Bodies whose inertia is not the same about every axis wait for the gyroscopic term,
+    // which they take `L::WIDTH` at a time (`gyroscopic`); each body's update is its own, so
+    // the order they finish in changes nothing.
+    let mut spinning = Spinning::<_, 8>::new();
+    for k in 0..states.len() {
+        if bodies.kinds[k] != BodyKind::Dynamic {
+            continue;
+        }
+        let state = &mut states[k];
+        let warm = (!first).then(|| {
+            let mut warm = [
+                state.linvel - uncontacted[k][0],
+                state.angvel - uncontacted[k][1],
+            ];
+            if let Some(joints) = jointed.get_mut(k) {
+                warm[0] -= joints[0];
+                warm[1] -= joints[1];
+                *joints = [Vector3::zeros(); 2];
             }
+            warm
+        });
+        accelerate(
+            state,
+            bodies.drives.get(k).and_then(Option::as_ref),
+            gravity,
+            h,
+        );
+        match &bodies.inertias[k] {
+            Some(inertia) if gyroscopic::turns_enough(&state.angvel, h) => {
+                let rotation = state.delta_rotation * bodies.rotations[k];
+                let body = (k, rotation, *inertia, warm);
+                spinning.push::<L, _>(body, states, uncontacted, h, done);
+            }
+            _ => done(k, state, uncontacted, warm),
         }
     }
+    spinning.flush::<L, _>(states, uncontacted, h, done);
 }
 
 /// Per substep, the position update of every awake dynamic or kinematic body.

@@ -34,11 +34,13 @@
 //! kind), four or eight at a time in SIMD lanes (`contact/batch.rs`, `lanes`) or one at a time:
 //! the same world gives the same bits either way, on any number of threads.
 
+mod algebra;
 mod body;
 mod color;
 mod contact;
 mod crew;
 mod group;
+mod gyroscopic;
 mod joint;
 mod lanes;
 mod place;

@@ -261,7 +261,7 @@ impl Steps<'_> {
                                 jointed,
                             )
                         };
-                        integrate_velocities(
+                        integrate_velocities::<L>(
                             states_block,
                             uncontacted_block,
                             jointed_block,
