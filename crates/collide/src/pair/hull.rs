@@ -1089,14 +1089,41 @@ pub(crate) fn sat_or_apart(
         a.has_planes() && b.has_planes(),
         "the full test reads every plane"
     );
-    // Most pairs the broad phase hands on are apart, and the line of the centres usually
-    // shows it at the cost of two support points.
-    if let Some(l) = (b.centre - a.centre).try_normalize(Real::MIN_POSITIVE) {
-        let ((_, a_hi), (b_lo, _)) = (a.interval(&l), b.interval(&l));
-        if b_lo - a_hi > margin {
-            return Err(None);
-        }
+    if apart_along_centres(a, b, margin) {
+        return Err(None);
     }
+    sat_past_centres(a, b, margin, allowed)
+}
+
+/// The full test's first check: whether the pair's extents along the line of their centres
+/// are apart by more than `margin`. Most pairs the broad phase hands on are apart, and this
+/// usually shows it at the cost of two support points. `b`'s planes need not be placed: its
+/// centre is then worked out as [`Poly::place_planes`] works it out.
+pub(crate) fn apart_along_centres(a: &Poly<'_>, b: &Poly<'_>, margin: Real) -> bool {
+    let centre = if b.has_planes() {
+        b.centre
+    } else {
+        mean(&b.vertices)
+    };
+    (centre - a.centre)
+        .try_normalize(Real::MIN_POSITIVE)
+        .is_some_and(|l| {
+            let ((_, a_hi), (b_lo, _)) = (a.interval(&l), b.interval(&l));
+            b_lo - a_hi > margin
+        })
+}
+
+/// [`sat_or_apart`] after its first check ([`apart_along_centres`]) let the pair through.
+pub(crate) fn sat_past_centres(
+    a: &Poly<'_>,
+    b: &Poly<'_>,
+    margin: Real,
+    allowed: &impl Fn(&Vector3) -> bool,
+) -> Result<(Chosen, Real, Option<EdgeAxis>), Option<AxisCache>> {
+    debug_assert!(
+        a.has_planes() && b.has_planes(),
+        "the full test reads every plane"
+    );
     lent(&SAT_SCRATCH, |scratch| {
         let SatScratch {
             columns,

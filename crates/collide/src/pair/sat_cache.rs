@@ -18,8 +18,8 @@
 //! never read a cache; only [`crate::volume_contact_cached`] does.
 
 use super::hull::{
-    Poly, arcs_cross, contact_and_axis, edge_axis, edge_manifold, face_contact, face_manifold,
-    sat_or_apart,
+    Poly, apart_along_centres, arcs_cross, contact_and_axis, edge_axis, edge_manifold,
+    face_contact, face_manifold, sat_past_centres,
 };
 use crate::contact::Contact;
 use geom::{Point3, Real};
@@ -101,9 +101,14 @@ pub(crate) fn poly_poly_contact_cached(
             Cached::Stale => {}
         }
     }
+    // (Checked before `b`'s planes are placed: most pairs it finds apart never need them.)
+    if apart_along_centres(a, b, margin) {
+        *cache = None;
+        return None;
+    }
     b.place_planes();
     let b = &*b;
-    match sat_or_apart(a, b, margin, &|_| true) {
+    match sat_past_centres(a, b, margin, &|_| true) {
         Err(apart) => {
             *cache = apart;
             None
