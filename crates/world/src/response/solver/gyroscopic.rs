@@ -85,30 +85,46 @@ fn apply<L: Lane, T>(
     h: Real,
 ) {
     debug_assert!(bodies.len() <= L::WIDTH);
-    let mut angvel = V3::<L>::default();
-    let mut q = Quaternions::<L> {
-        v: V3::default(),
-        w: L::splat(1.0),
-    };
-    let mut inertia = M3::<L>::default();
-    for (lane, (slot, rotation, body_inertia, _)) in bodies.iter().enumerate() {
-        angvel.set_lane(lane, &states[*slot].angvel);
-        let c = &rotation.coords;
-        q.v.set_lane(lane, &Vector3::new(c.x, c.y, c.z));
-        q.w.set_lane(lane, c.w);
-        for (r, row) in inertia.iter_mut().enumerate() {
-            for (column, x) in row.iter_mut().enumerate() {
-                x.set_lane(lane, body_inertia[(r, column)]);
-            }
-        }
+    // Each body's sixteen values as four rows of four, turned into lanes four at a time (an
+    // empty lane reads zeros: no inertia, which the term leaves alone).
+    let mut rows = <[L::Rows; 4]>::default();
+    for (lane, (slot, rotation, m, _)) in bodies.iter().enumerate() {
+        let (q, w) = (&rotation.coords, &states[*slot].angvel);
+        rows[0].as_mut()[lane] = [m.m11, m.m12, m.m13, m.m21];
+        rows[1].as_mut()[lane] = [m.m22, m.m23, m.m31, m.m32];
+        rows[2].as_mut()[lane] = [m.m33, q.x, q.y, q.z];
+        rows[3].as_mut()[lane] = [q.w, w.x, w.y, w.z];
     }
+    let [
+        [m11, m12, m13, m21],
+        [m22, m23, m31, m32],
+        [m33, qx, qy, qz],
+        [qw, wx, wy, wz],
+    ] = rows.map(|r| L::from_rows(&r));
+    let inertia = [[m11, m12, m13], [m21, m22, m23], [m31, m32, m33]];
+    let q = Quaternions {
+        v: V3 {
+            x: qx,
+            y: qy,
+            z: qz,
+        },
+        w: qw,
+    };
+    let angvel = V3 {
+        x: wx,
+        y: wy,
+        z: wz,
+    };
     let (turned, ok) = term(&angvel, &q, &inertia, h);
     let ok = L::bits(ok);
-    for (lane, (slot, ..)) in bodies.iter().enumerate() {
-        if ok & (1 << lane) != 0 {
-            states[*slot].angvel = turned.lane(lane);
+    let turned = [turned.x, turned.y, turned.z, L::splat(0.0)];
+    L::to_rows(turned, |lane, [x, y, z, _]| {
+        if let Some((slot, ..)) = bodies.get(lane)
+            && ok & (1 << lane) != 0
+        {
+            states[*slot].angvel = Vector3::new(x, y, z);
         }
-    }
+    });
 }
 
 /// The angular velocity after the term, per lane, and where it stands (else the velocity is
