@@ -342,3 +342,94 @@ fn every_kept_contact_restores_even_from_deep_and_fast_overlaps() {
     // The bound the checks allow is twice the sum (see `KeptContact`): a margin of at least 4/3.
     assert!(farthest < 1.5, "a point {farthest} radii sums out");
 }
+
+/// A heap of 27 rocks (Box3D's junkyard rock, 10-point hulls of radius 0.5) dropped a little
+/// onto the ground and onto each other, reusing contacts at Box3D's recycle distance (5 cm),
+/// after `steps`.
+fn rock_heap(steps: usize) -> World {
+    let mut world = World::new(WorldConfig::default());
+    testbed::scenes::ground(&mut world, 20.0);
+    configure(&mut world, 0.05);
+    let rock = Shape::convex_hull(&testbed::shapes::rock_points(0.5)).unwrap();
+    for k in 0..27 {
+        let (x, y, z) = ((k % 3) as Real, (k / 9) as Real, ((k / 3) % 3) as Real);
+        let at = Vector3::new(1.05 * x + 0.1 * y, 0.55 + 1.02 * y, 1.05 * z - 0.1 * y);
+        world
+            .insert(BodyDesc::dynamic().shape(rock.clone()).position(at))
+            .unwrap();
+    }
+    for _ in 0..steps {
+        world.step();
+    }
+    world
+}
+
+#[test]
+fn hull_pairs_reuse_contacts_and_keep_their_separating_axes_as_state() {
+    // Pairs of hulls that are tested try their cached axes, pairs that reuse their contact
+    // carry them over: both lists are state, restored and stepped in lockstep.
+    let mut original = rock_heap(60);
+    assert!(
+        original.reused_contact_count() > 10,
+        "{}",
+        original.reused_contact_count()
+    );
+    let snapshot = original.snapshot();
+    assert!(!snapshot.kept.is_empty() && !snapshot.axes.is_empty());
+    let mut from_json = World::from_json(&original.to_json().unwrap()).unwrap();
+    let mut from_bytes = World::from_bytes(&original.to_bytes().unwrap()).unwrap();
+    common::step_in_lockstep(&mut original, &mut from_json, &mut from_bytes, 60);
+    // Forgetting the axes changes what follows.
+    let mut forgetful = original.snapshot();
+    forgetful.axes.clear();
+    let mut forgetful = World::from_snapshot(forgetful).unwrap();
+    let mut again = World::from_bytes(&original.to_bytes().unwrap()).unwrap();
+    for _ in 0..30 {
+        forgetful.step();
+        again.step();
+    }
+    assert_ne!(forgetful.state_hash(), again.state_hash());
+    // The same bits on one thread or two.
+    let run = |threads: usize| {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
+        pool.install(|| rock_heap(90).state_hash())
+    };
+    assert_eq!(run(2), run(1), "two threads differ from one");
+}
+
+#[test]
+fn a_hull_heap_reusing_contacts_settles_as_with_computed_ones() {
+    // The same heap with contacts computed every step. A heap's collapse is chaotic, so its
+    // rocks need not end where they would: compared are the heap as a whole (its mean height),
+    // how still it comes to be, and that no rock sinks into the ground.
+    let figures = |world: &World| {
+        let rocks: Vec<&RigidBody> = (world.bodies())
+            .filter(|(_, b)| b.kind() == BodyKind::Dynamic)
+            .map(|(_, b)| b)
+            .collect();
+        let lowest = (rocks.iter().map(|b| b.world_aabb().mins.y)).fold(Real::INFINITY, Real::min);
+        let mean = rocks.iter().map(|b| b.position().y).sum::<Real>() / rocks.len() as Real;
+        let fastest = (rocks.iter().map(|b| b.linvel().norm())).fold(0.0, Real::max);
+        (lowest, mean, fastest)
+    };
+    let reusing = rock_heap(300);
+    let computed = {
+        let mut world = rock_heap(0);
+        configure(&mut world, 0.0);
+        for _ in 0..300 {
+            world.step();
+        }
+        world
+    };
+    let (low_r, mean_r, fast_r) = figures(&reusing);
+    let (low_c, mean_c, fast_c) = figures(&computed);
+    println!("reusing: lowest {low_r}, mean {mean_r}, fastest {fast_r}");
+    println!("computed: lowest {low_c}, mean {mean_c}, fastest {fast_c}");
+    assert!(reusing.reused_contact_count() > 20);
+    assert!(low_r > -0.01 && low_c > -0.01);
+    assert!((mean_r - mean_c).abs() < 0.1);
+    assert!(fast_r < 0.05 && fast_c < 0.05);
+}

@@ -378,7 +378,7 @@ pub fn junkyard_push(world: &mut World, pusher: BodyHandle, step: usize) {
 }
 
 /// `b3CreateRock`: 10 points of a Fibonacci lattice on a sphere of `radius`.
-fn rock_points(radius: Real) -> Vec<Point3> {
+pub fn rock_points(radius: Real) -> Vec<Point3> {
     let count = 10;
     let phi = (1.0 + Real::sqrt(5.0)) / 2.0;
     let theta = 2.0 * std::f32::consts::PI / phi;

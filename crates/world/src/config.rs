@@ -68,13 +68,15 @@ pub struct SolverConfig {
     /// forever and keeps the pile it touches awake). Box contacts resist tipping by their faces
     /// instead. Default 0.01.
     pub rolling_resistance: Real,
-    /// Contact reuse (rapier's contact recycling), off at 0 (the default): a pair whose
+    /// Contact reuse (rapier's and Box3D's contact recycling; Box3D's bodies recycle by
+    /// default, at 5 cm), off at 0 (the default): a pair whose
     /// relative pose has moved less than this (metres: how far any point of the second body
     /// has moved relative to the first) since its contact was last computed keeps that
     /// contact's points, carried with the bodies, instead of running the narrow phase: its
     /// depths stay exact for the points kept, but a feature that comes within reach in the
     /// meantime is missed until the pair has moved this far. Resting piles then skip most
-    /// of the narrow phase. A few millimetres suits unit-sized bodies.
+    /// of the narrow phase. A few millimetres suits unit-sized bodies. Pairs of polyhedra that
+    /// keep their contact keep their cached separating axes too.
     pub reuse_distance: Real,
     /// How many times each pass (every soft iteration and the relax iteration) solves the
     /// joints, one after the other, before the contacts. Default 2 (Box3D runs 1): a joint's

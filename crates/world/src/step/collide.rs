@@ -278,8 +278,8 @@ impl Collision {
     /// (sorted, lower handle first: jointed bodies that do not collide) are never tested;
     /// `attached` lists each joint twice, as (a body, the other, the joint), sorted. With
     /// `axes`, the pairs of polyhedra try the separating axes the last run left there first
-    /// (sorted by pair), and this run's replace them (without contact reuse: with it, `axes`
-    /// is left empty).
+    /// (sorted by pair), and this run's replace them (a pair that reuses its contact carries
+    /// its axes over).
     #[allow(clippy::too_many_arguments)]
     pub(crate) fn run(
         &mut self,
@@ -322,6 +322,7 @@ impl Collision {
         if let Some(axes) = axes.as_deref_mut() {
             std::mem::swap(axes, &mut before);
         }
+        let axes = axes.map(|after| (before.as_slice(), after));
         match reuse {
             Some((distance, kept)) => {
                 let mut draft = std::mem::take(&mut self.draft);
@@ -336,15 +337,12 @@ impl Collision {
                     &mut indices,
                     wake,
                     Some((reuse, &mut draft)),
-                    None,
+                    axes,
                 );
                 draft.apply(kept, &mut self.kept_before);
                 self.draft = draft;
             }
-            None => {
-                let axes = axes.map(|after| (before.as_slice(), after));
-                self.test_pairs(&pairs, contacts, &mut indices, wake, None, axes);
-            }
+            None => self.test_pairs(&pairs, contacts, &mut indices, wake, None, axes),
         }
         self.axes_before = before;
         (self.pairs, self.contact_indices) = (pairs, indices);
@@ -818,9 +816,9 @@ impl Collision {
     /// disturbed one goes to `wake`. With the parallel feature and several threads, blocks of
     /// pairs are tested on rayon's threads and their findings joined in order: the same
     /// contacts in the same order as on one thread. With `reuse`, kept contacts are reused
-    /// where the pair moved little, and this run's go to its list. With `axes` (and no
-    /// reuse), the polyhedra's pairs try the cached axes of the first list first, and leave
-    /// theirs in the second, in pair order.
+    /// where the pair moved little, and this run's go to its list. With `axes`, the
+    /// polyhedra's pairs try the cached axes of the first list first, and leave theirs in the
+    /// second, in pair order (a pair that reuses its contact carries its own over).
     fn test_pairs(
         &mut self,
         pairs: &[(u32, u32)],
@@ -888,62 +886,130 @@ impl Collision {
     }
 
     /// [`Self::test_pairs`] on one block of pairs, on this thread: what each stage did, and
-    /// how many pairs reused their kept contact.
+    /// how many pairs reused their kept contact. With a margin (the solver) the pairs go
+    /// through [`Self::test_block_within`]; without (seed 003's reflection, which neither
+    /// reuses contacts nor caches axes) one at a time.
     fn test_block(
         &self,
         pairs: &[(u32, u32)],
         contacts: &mut Vec<ContactPair>,
         indices: &mut Vec<(u32, u32)>,
         wake: &mut Vec<BodyHandle>,
-        mut reuse: Option<(Reuse<'_>, &mut KeptDraft)>,
+        reuse: Option<(Reuse<'_>, &mut KeptDraft)>,
         axes: Option<(&[CachedAxis], &mut Vec<CachedAxis>)>,
     ) -> (StageCounts, usize) {
-        if reuse.is_none() && self.speculative {
-            return (
-                self.test_block_within(pairs, contacts, indices, wake, axes),
-                0,
-            );
+        if self.speculative {
+            return self.test_block_within(pairs, contacts, indices, wake, reuse, axes);
         }
+        debug_assert!(reuse.is_none() && axes.is_none(), "the solver's alone");
         let mut filter = StagedFilter::new();
-        let mut reused = 0;
-        // The kept contacts are sorted by pair, as `pairs` are: one merge walk from the first.
-        let mut cursor = match (&reuse, pairs.first()) {
-            (Some((r, _)), Some(&(i, j))) => {
-                let first = (self.handles[i as usize], self.handles[j as usize]);
-                r.before.partition_point(|k| (k.a, k.b) < first)
-            }
-            _ => 0,
-        };
         for &(i, j) in pairs {
             let (i, j) = (i as usize, j as usize);
-            let margin = if self.speculative {
-                self.pair_margin(i, j)
-            } else {
-                0.0
-            };
             let (a, b) = (self.handles[i], self.handles[j]);
             let found_so_far = contacts.len();
             if has_several_manifolds(&self.posed[i].volume, &self.posed[j].volume) {
-                // Against a surface or a compound: every manifold, computed each step (never
-                // kept: a pair may have several, and the kept list holds one a pair).
-                filter.contacts_of(&self.posed[i], &self.posed[j], margin, |contact| {
+                filter.contacts_of(&self.posed[i], &self.posed[j], 0.0, |contact| {
                     if !self.through_seam(i, j, &contact) {
                         contacts.push(ContactPair { a, b, contact });
                     }
                 });
-            } else if let Some((r, kept)) = reuse.as_mut() {
-                while r.before.get(cursor).is_some_and(|k| (k.a, k.b) < (a, b)) {
-                    cursor += 1;
+            } else if let Some(contact) = filter.contact(&self.posed[i], &self.posed[j])
+                && !self.through_seam(i, j, &contact)
+            {
+                contacts.push(ContactPair { a, b, contact });
+            }
+            if contacts.len() > found_so_far {
+                self.wake_sleeper(i, j, &contacts[found_so_far].contact, wake);
+            }
+            for _ in found_so_far..contacts.len() {
+                indices.push((i as u32, j as u32));
+            }
+        }
+        (filter.counts, 0)
+    }
+
+    /// [`Self::test_block`] with a margin (the solver's): the pairs go through the staged
+    /// filter a window at a time ([`StagedFilter::contacts_within`], which tests the box pairs
+    /// among them eight at a time in SIMD lanes). The same contacts, in the same order, as one
+    /// pair at a time.
+    ///
+    /// With `axes`, each pair's cached axes (one per pair of parts) are found in the first
+    /// list (sorted by pair, one merge walk) and handed to the filter, and the axes it leaves
+    /// go to the second.
+    ///
+    /// With `reuse` (contact reuse, as Box3D's contact recycling), a pair with one manifold
+    /// whose relative pose has drifted less than the reuse distance since its kept contact was
+    /// computed keeps that contact, carried with the bodies, and is not tested; its cached
+    /// axes are carried over as they are (Box3D keeps a recycled contact's cache). The others
+    /// are tested as above, and each contact computed for a pair with one manifold is kept
+    /// for the next runs. Returns what each stage did and how many pairs reused their contact.
+    fn test_block_within(
+        &self,
+        pairs: &[(u32, u32)],
+        contacts: &mut Vec<ContactPair>,
+        indices: &mut Vec<(u32, u32)>,
+        wake: &mut Vec<BodyHandle>,
+        mut reuse: Option<(Reuse<'_>, &mut KeptDraft)>,
+        mut axes: Option<(&[CachedAxis], &mut Vec<CachedAxis>)>,
+    ) -> (StageCounts, usize) {
+        let mut filter = StagedFilter::new();
+        let handles_of = |(i, j): (u32, u32)| (self.handles[i as usize], self.handles[j as usize]);
+        // Both lists are sorted by pair, as `pairs` are: one merge walk each from the first.
+        let first = pairs.first().map(|&pair| handles_of(pair));
+        let mut cursor = match (&axes, first) {
+            (Some((before, _)), Some(first)) => before.partition_point(|e| (e.a, e.b) < first),
+            _ => 0,
+        };
+        let mut kept_cursor = match (&reuse, first) {
+            (Some((r, _)), Some(first)) => r.before.partition_point(|k| (k.a, k.b) < first),
+            _ => 0,
+        };
+        let mut reused = 0;
+        let (mut held, mut left, mut carried) = (Vec::new(), Vec::new(), Vec::new());
+        for window in pairs.chunks(PAIR_WINDOW) {
+            // Which pairs keep their contact (the index of their kept entry), and the others,
+            // which are tested.
+            let mut keeps = [None; PAIR_WINDOW];
+            if let Some((r, _)) = &reuse {
+                for (k, &(i, j)) in window.iter().enumerate() {
+                    let (i, j) = (i as usize, j as usize);
+                    if has_several_manifolds(&self.posed[i].volume, &self.posed[j].volume) {
+                        continue;
+                    }
+                    let key = handles_of(window[k]);
+                    while r.before.get(kept_cursor).is_some_and(|e| (e.a, e.b) < key) {
+                        kept_cursor += 1;
+                    }
+                    let relative = self.dense[i].pose.inv_mul(&self.dense[j].pose);
+                    keeps[k] = r.before.get(kept_cursor).and_then(|e| {
+                        ((e.a, e.b) == key && e.drift(&relative, self.dense[j].radius) < r.distance)
+                            .then_some(kept_cursor as u32)
+                    });
                 }
-                let (pose_a, pose_b) = (&self.dense[i].pose, &self.dense[j].pose);
-                let relative = pose_a.inv_mul(pose_b);
-                let still = r.before.get(cursor).filter(|k| {
-                    (k.a, k.b) == (a, b) && k.drift(&relative, self.dense[j].radius) < r.distance
-                });
-                if let Some(old) = still {
-                    reused += 1;
+            }
+            let tested: ArrayVec<usize, PAIR_WINDOW> =
+                (0..window.len()).filter(|&k| keeps[k].is_none()).collect();
+            let posed: ArrayVec<_, PAIR_WINDOW> = tested
+                .iter()
+                .map(|&k| {
+                    let (i, j) = (window[k].0 as usize, window[k].1 as usize);
+                    (&self.posed[i], &self.posed[j], self.pair_margin(i, j))
+                })
+                .collect();
+            // The window's contacts in pair order: a kept pair's before the next tested
+            // pair's (`upto`, the window's pairs before it not yet given theirs).
+            let mut upto = 0;
+            let mut emit = |k_end: usize, computed: Option<(usize, Contact)>| {
+                for k in upto..k_end {
+                    let (Some(index), Some((r, draft))) = (keeps[k], reuse.as_mut()) else {
+                        continue;
+                    };
+                    let (i, j) = (window[k].0 as usize, window[k].1 as usize);
+                    let pose_a = &self.dense[i].pose;
+                    let relative = pose_a.inv_mul(&self.dense[j].pose);
                     // Written straight into the list: a contact returned by value and then
                     // pushed is copied twice through the stack.
+                    let (a, b) = handles_of(window[k]);
                     contacts.push(ContactPair {
                         a,
                         b,
@@ -953,97 +1019,61 @@ impl Collision {
                             points: ArrayVec::new(),
                         },
                     });
+                    reused += 1;
+                    let old = &r.before[index as usize];
                     let last = contacts.len() - 1;
+                    let margin = self.pair_margin(i, j);
                     if old.contact_into(pose_a, &relative, margin, &mut contacts[last].contact)
                         && !self.through_seam(i, j, &contacts[last].contact)
                     {
-                        kept.order.push(KeptFrom::Reused(cursor as u32));
+                        draft.order.push(KeptFrom::Reused(index));
+                        self.wake_sleeper(i, j, &contacts[last].contact, wake);
+                        indices.push(window[k]);
                     } else {
                         contacts.pop();
                     }
-                } else if let Some(contact) =
-                    filter.contact_within(&self.posed[i], &self.posed[j], margin)
-                    && !self.through_seam(i, j, &contact)
-                {
-                    let new = KeptContact::new((a, b), &contact, (pose_a, pose_b), relative);
-                    if new.is_sound((self.dense[i].radius, self.dense[j].radius)) {
-                        kept.order.push(KeptFrom::Computed);
-                        kept.computed.push(new);
-                    }
-                    contacts.push(ContactPair { a, b, contact });
                 }
-            } else {
-                let found = if self.speculative {
-                    filter.contact_within(&self.posed[i], &self.posed[j], margin)
-                } else {
-                    filter.contact(&self.posed[i], &self.posed[j])
+                upto = upto.max(k_end);
+                let Some((k, contact)) = computed else {
+                    return;
                 };
-                if let Some(contact) = found
-                    && !self.through_seam(i, j, &contact)
-                {
-                    contacts.push(ContactPair { a, b, contact });
-                }
-            }
-            if contacts.len() > found_so_far {
-                self.wake_sleeper(i, j, &contacts[found_so_far].contact, wake);
-            }
-            for _ in found_so_far..contacts.len() {
-                indices.push((i as u32, j as u32));
-            }
-        }
-        (filter.counts, reused)
-    }
-
-    /// [`Self::test_block`] with a margin and without contact reuse (the solver's default):
-    /// the pairs go through the staged filter a window at a time
-    /// ([`StagedFilter::contacts_within`], which tests the box pairs among them eight at a
-    /// time in SIMD lanes). The same contacts, in the same order, as one pair at a time. With
-    /// `axes`, each pair's cached axes (one per pair of parts) are found in the first list
-    /// (sorted by pair, one merge walk) and handed to the filter, and the axes it leaves go to
-    /// the second.
-    fn test_block_within(
-        &self,
-        pairs: &[(u32, u32)],
-        contacts: &mut Vec<ContactPair>,
-        indices: &mut Vec<(u32, u32)>,
-        wake: &mut Vec<BodyHandle>,
-        mut axes: Option<(&[CachedAxis], &mut Vec<CachedAxis>)>,
-    ) -> StageCounts {
-        let mut filter = StagedFilter::new();
-        let handles_of = |(i, j): (u32, u32)| (self.handles[i as usize], self.handles[j as usize]);
-        let mut cursor = match (&axes, pairs.first()) {
-            (Some((before, _)), Some(&first)) => {
-                let first = handles_of(first);
-                before.partition_point(|e| (e.a, e.b) < first)
-            }
-            _ => 0,
-        };
-        let (mut held, mut left) = (Vec::new(), Vec::new());
-        for window in pairs.chunks(PAIR_WINDOW) {
-            let posed: ArrayVec<_, PAIR_WINDOW> = window
-                .iter()
-                .map(|&(i, j)| {
-                    let (i, j) = (i as usize, j as usize);
-                    (&self.posed[i], &self.posed[j], self.pair_margin(i, j))
-                })
-                .collect();
-            let mut found = |k: usize, contact: Contact| {
-                let (i, j) = window[k];
-                if self.through_seam(i as usize, j as usize, &contact) {
+                let (i, j) = (window[k].0 as usize, window[k].1 as usize);
+                if self.through_seam(i, j, &contact) {
                     return;
                 }
-                self.wake_sleeper(i as usize, j as usize, &contact, wake);
-                let (a, b) = handles_of((i, j));
+                let (a, b) = handles_of(window[k]);
+                if let Some((_, draft)) = reuse.as_mut()
+                    && !has_several_manifolds(&self.posed[i].volume, &self.posed[j].volume)
+                {
+                    let (pose_a, pose_b) = (&self.dense[i].pose, &self.dense[j].pose);
+                    let new = KeptContact::new(
+                        (a, b),
+                        &contact,
+                        (pose_a, pose_b),
+                        pose_a.inv_mul(pose_b),
+                    );
+                    if new.is_sound((self.dense[i].radius, self.dense[j].radius)) {
+                        draft.order.push(KeptFrom::Computed);
+                        draft.computed.push(new);
+                    }
+                }
+                self.wake_sleeper(i, j, &contact, wake);
                 contacts.push(ContactPair { a, b, contact });
-                indices.push((i, j));
+                indices.push(window[k]);
+                upto = upto.max(k + 1);
             };
+            let mut found =
+                |t: usize, contact: Contact| emit(tested[t], Some((tested[t], contact)));
             let Some((before, after)) = axes.as_mut() else {
-                filter.contacts_within(&posed, found);
+                filter.contacts_within(&posed, &mut found);
+                emit(window.len(), None);
                 continue;
             };
-            // Each pair's entries (one per pair of parts), copied without their handles.
+            // Each pair's entries (one per pair of parts), copied without their handles for a
+            // tested pair, carried over as they are for a kept one.
             held.clear();
-            let mut ranges = [(0, 0); PAIR_WINDOW];
+            carried.clear();
+            let mut ranges = ArrayVec::<(usize, usize), PAIR_WINDOW>::new();
             for (k, &pair) in window.iter().enumerate() {
                 let key = handles_of(pair);
                 while before.get(cursor).is_some_and(|e| (e.a, e.b) < key) {
@@ -1051,23 +1081,37 @@ impl Collision {
                 }
                 let start = held.len();
                 while let Some(e) = before.get(cursor).filter(|e| (e.a, e.b) == key) {
-                    held.push(e.held());
+                    if keeps[k].is_some() {
+                        carried.push((k, *e));
+                    } else {
+                        held.push(e.held());
+                    }
                     cursor += 1;
                 }
-                ranges[k] = (start, held.len());
+                if keeps[k].is_none() {
+                    ranges.push((start, held.len()));
+                }
             }
-            let lists: ArrayVec<&[PartAxis], PAIR_WINDOW> = ranges[..window.len()]
+            let lists: ArrayVec<&[PartAxis], PAIR_WINDOW> = ranges
                 .iter()
                 .map(|&(start, end)| &held[start..end])
                 .collect();
             left.clear();
             filter.contacts_within_cached(&posed, &lists, &mut left, &mut found);
-            for &(k, axis) in &left {
+            emit(window.len(), None);
+            // This run's axes in pair order: the tested pairs' left, the kept pairs' carried.
+            let mut carried = carried.iter().peekable();
+            for &(t, axis) in &left {
+                let k = tested[t];
+                while let Some((_, e)) = carried.next_if(|(c, _)| *c < k) {
+                    after.push(*e);
+                }
                 let (a, b) = handles_of(window[k]);
                 after.push(CachedAxis::new(a, b, axis));
             }
+            after.extend(carried.map(|(_, e)| *e));
         }
-        filter.counts
+        (filter.counts, reused)
     }
 
     /// Whether the contact of bodies `i` and `j` points out through an internal face of one
