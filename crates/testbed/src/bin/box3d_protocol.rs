@@ -15,9 +15,15 @@
 //! state hash the last run ended at (`World::state_hash`): two builds that should give the
 //! same bits are checked on a whole scene by comparing it. With `--lowest` first, by the
 //! lowest point of a moving body's box when the last run ended (m; with `--rapier3d` too, for
-//! rapier3d's colliders): how far the pile sank into a ground whose top is at 0.
+//! rapier3d's colliders): how far the pile sank into a ground whose top is at 0; and by the
+//! deepest point of the last step's contacts (m; minirigid only). With `--recycle` first,
+//! minirigid reuses contacts (`SolverConfig::reuse_distance`) at Box3D's recycle distance
+//! (`B3_CONTACT_RECYCLE_DISTANCE`, ten linear slops: 0.05 m), as Box3D's benchmark runs: its
+//! bodies recycle contacts by default (`b3BodyDef::enableContactRecycling`). With `--effort`
+//! first, minirigid solves at Box3D's effort: one soft iteration and one joint pass per
+//! substep (`SolverConfig::soft_iterations`, `joint_iterations`; our defaults are two of each).
 //!
-//! Run: `cargo run --release -p testbed --bin box3d_protocol -- [--rapier3d|--profile|--hash|--lowest] [scene] [runs]
+//! Run: `cargo run --release -p testbed --bin box3d_protocol -- [--rapier3d|--recycle|--effort|--profile|--hash|--lowest] [scene] [runs]
 //! [threads] [joint iterations]`; scenes: `large_pyramid`, `many_pyramids`, `joint_grid`,
 //! `large_world` (1,000 x 1,000 static boxes; `large_world:G` for G x G, to see how a step's
 //! cost grows with the static boxes), `convex_pile` (5,120 hulls; `convex_pile:L` for L layers
@@ -224,28 +230,59 @@ fn chosen(which: &str) -> Vec<Scene> {
         .collect()
 }
 
+/// Box3D's recycle distance (`B3_CONTACT_RECYCLE_DISTANCE`: ten linear slops of 5 mm).
+const BOX3D_RECYCLE_DISTANCE: f32 = 0.05;
+
+/// What the flags change of minirigid's defaults: contact reuse at Box3D's recycle distance,
+/// Box3D's solver effort.
+#[derive(Debug, Clone, Copy)]
+struct Settings {
+    recycle: bool,
+    effort: bool,
+}
+
+/// What a run ended at: the state hash, the lowest point of a moving body's box, and the
+/// deepest point of the last step's contacts.
+struct End {
+    hash: Option<u64>,
+    lowest: f64,
+    deepest: f64,
+}
+
 /// The minimum over `runs` of the timed steps' total (ms) on `threads` threads, that run's
-/// total per stage of the step (`World::profile`, ms), and the state hash the last run ended
-/// at and the lowest point of a moving body's box then.
+/// total per stage of the step (`World::profile`, ms), and what the last run ended at. With
+/// `settings`, the changes to minirigid's defaults the flags ask for.
 fn time(
     scene: &Scene,
     runs: usize,
     threads: usize,
     joint_iterations: Option<u32>,
-) -> (f64, Vec<(&'static str, f64)>, Option<u64>, f64) {
+    settings: Settings,
+) -> (f64, Vec<(&'static str, f64)>, End) {
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()
         .expect("a thread pool");
     let mut best = (f64::INFINITY, Vec::new());
-    let (mut end, mut low) = (None, f64::INFINITY);
+    let mut end = End {
+        hash: None,
+        lowest: f64::INFINITY,
+        deepest: 0.0,
+    };
     for _ in 0..runs {
         let mut world = (scene.build)();
+        let mut config = *world.config();
         if let Some(n) = joint_iterations {
-            let mut config = *world.config();
             config.solver.joint_iterations = n;
-            world.set_config(config).expect("valid settings");
         }
+        if settings.recycle {
+            config.solver.reuse_distance = BOX3D_RECYCLE_DISTANCE;
+        }
+        if settings.effort {
+            config.solver.soft_iterations = 1;
+            config.solver.joint_iterations = 1;
+        }
+        world.set_config(config).expect("valid settings");
         let before = |world: &mut World, k: usize| {
             if let Some(f) = &scene.before_step {
                 f(world, k);
@@ -270,13 +307,19 @@ fn time(
         if ms < best.0 {
             best = (ms, stages);
         }
-        end = Some(world.state_hash());
-        low = (world.bodies())
-            .filter(|(_, b)| b.kind() == world::BodyKind::Dynamic)
-            .map(|(_, b)| f64::from(b.world_aabb().mins.y))
-            .fold(f64::INFINITY, f64::min);
+        end = End {
+            hash: Some(world.state_hash()),
+            lowest: (world.bodies())
+                .filter(|(_, b)| b.kind() == world::BodyKind::Dynamic)
+                .map(|(_, b)| f64::from(b.world_aabb().mins.y))
+                .fold(f64::INFINITY, f64::min),
+            deepest: (world.contacts().iter())
+                .flat_map(|c| c.contact.points.iter())
+                .map(|p| f64::from(p.depth))
+                .fold(0.0, f64::max),
+        };
     }
-    (best.0, best.1, end, low)
+    (best.0, best.1, end)
 }
 
 /// The minimum over `runs` of rapier3d's timed steps' total (ms) on the same scene, by the
@@ -329,6 +372,9 @@ fn main() {
     let mut args: Vec<String> = std::env::args().skip(1).collect();
     // In this order, each optional.
     let rapier = take_flag(&mut args, "--rapier3d");
+    let recycle = take_flag(&mut args, "--recycle");
+    let effort = take_flag(&mut args, "--effort");
+    let settings = Settings { recycle, effort };
     let profile = take_flag(&mut args, "--profile");
     let hash = take_flag(&mut args, "--hash");
     let lowest = take_flag(&mut args, "--lowest");
@@ -343,6 +389,12 @@ fn main() {
     let out = std::path::Path::new("target/box3d_protocol");
     let out = if rapier {
         out.join("rapier3d")
+    } else if recycle || effort {
+        out.join(match (recycle, effort) {
+            (true, true) => "recycle_effort",
+            (true, false) => "recycle",
+            _ => "effort",
+        })
     } else {
         out.to_path_buf()
     };
@@ -354,18 +406,30 @@ fn main() {
             if rapier && n > 1 {
                 continue;
             }
-            let (ms, stages, end, low) = if rapier {
-                let (ms, low) = time_rapier(&scene, runs);
-                (ms, Vec::new(), None, low)
+            let (ms, stages, end) = if rapier {
+                let (ms, lowest) = time_rapier(&scene, runs);
+                let deepest = f64::NAN;
+                (
+                    ms,
+                    Vec::new(),
+                    End {
+                        hash: None,
+                        lowest,
+                        deepest,
+                    },
+                )
             } else {
-                time(&scene, runs, n, joint_iterations)
+                time(&scene, runs, n, joint_iterations, settings)
             };
             println!("{},{n},{ms:.1}", scene.name);
-            if let (true, Some(end)) = (hash, end) {
+            if let (true, Some(end)) = (hash, end.hash) {
                 println!("  state_hash,{n},{end:#018x}");
             }
             if lowest {
-                println!("  lowest,{n},{low:.4}");
+                println!("  lowest,{n},{:.4}", end.lowest);
+                if !rapier {
+                    println!("  deepest_contact,{n},{:.4}", end.deepest);
+                }
             }
             if profile {
                 for (stage, ms) in stages {

@@ -1,0 +1,134 @@
+// Box3D's junkyard and washer (shared/benchmarks.c), created and stepped as Box3D's benchmark
+// does (1/60 s, 4 substeps, one worker, the scene's step function before each step): prints,
+// after the scene's steps, the lowest point of a dynamic body's box (the ground's top is at 0
+// in both) and the deepest contact point (the most negative separation of the last step's
+// manifolds), with Box3D's contact recycling as it comes (on: Box3D's default) or turned off
+// on every body (`norecycle`), to set beside minirigid's (`box3d_protocol --lowest` prints the
+// same two figures). Build against Box3D built as ../shared/notes/benchmark-suite.md says,
+// from its checkout:
+//   cc -O2 -I include -I . PATH/TO/hull_quality.c build/shared/libshared.a \
+//      build/src/libbox3d.a -lm -lpthread -o hull_quality
+//   ./hull_quality junkyard|washer [norecycle]
+#include "box3d/box3d.h"
+#include "shared/benchmarks.h"
+#include <float.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct Found
+{
+	b3BodyId* bodies;
+	int count, capacity;
+} Found;
+
+// Each dynamic body once (a body's shapes are reported one after the other).
+static bool Collect( b3ShapeId shapeId, void* context )
+{
+	Found* found = context;
+	b3BodyId body = b3Shape_GetBody( shapeId );
+	if ( found->count > 0 && B3_ID_EQUALS( found->bodies[found->count - 1], body ) )
+	{
+		return true;
+	}
+	if ( found->count == found->capacity )
+	{
+		found->capacity = 2 * found->capacity + 64;
+		found->bodies = realloc( found->bodies, found->capacity * sizeof( b3BodyId ) );
+	}
+	found->bodies[found->count++] = body;
+	return true;
+}
+
+static Found AllBodies( b3WorldId worldId )
+{
+	Found found = { 0 };
+	b3AABB everywhere = { { -1e4f, -1e4f, -1e4f }, { 1e4f, 1e4f, 1e4f } };
+	b3World_OverlapAABB( worldId, everywhere, b3DefaultQueryFilter(), Collect, &found );
+	return found;
+}
+
+int main( int argc, char** argv )
+{
+	const char* scene = argc > 1 ? argv[1] : "junkyard";
+	bool recycle = !( argc > 2 && strcmp( argv[2], "norecycle" ) == 0 );
+	bool junkyard = strcmp( scene, "junkyard" ) == 0;
+	b3WorldDef worldDef = b3DefaultWorldDef();
+	worldDef.workerCount = 1;
+	if ( junkyard )
+	{
+		GetJunkyardCapacity( &worldDef.capacity );
+	}
+	else
+	{
+		GetWasherCapacity( &worldDef.capacity );
+	}
+	b3WorldId worldId = b3CreateWorld( &worldDef );
+	int steps = junkyard ? 500 : 1000;
+	if ( junkyard )
+	{
+		CreateJunkyard( worldId );
+	}
+	else
+	{
+		CreateWasher( worldId );
+	}
+	if ( !recycle )
+	{
+		Found all = AllBodies( worldId );
+		for ( int k = 0; k < all.count; ++k )
+		{
+			b3Body_EnableContactRecycling( all.bodies[k], false );
+		}
+		free( all.bodies );
+	}
+	for ( int step = 0; step < steps; ++step )
+	{
+		if ( junkyard )
+		{
+			StepJunkyard( worldId, step );
+		}
+		b3World_Step( worldId, 1.0f / 60.0f, 4 );
+	}
+	Found all = AllBodies( worldId );
+	float lowest = FLT_MAX, deepest = 0.0f;
+	int dynamic = 0;
+	b3ContactData* data = NULL;
+	int dataCapacity = 0;
+	for ( int k = 0; k < all.count; ++k )
+	{
+		b3BodyId body = all.bodies[k];
+		if ( b3Body_GetType( body ) != b3_dynamicBody )
+		{
+			continue;
+		}
+		dynamic += 1;
+		b3AABB box = b3Body_ComputeAABB( body );
+		lowest = box.lowerBound.y < lowest ? box.lowerBound.y : lowest;
+		int capacity = b3Body_GetContactCapacity( body );
+		if ( capacity > dataCapacity )
+		{
+			dataCapacity = capacity;
+			data = realloc( data, dataCapacity * sizeof( b3ContactData ) );
+		}
+		int count = b3Body_GetContactData( body, data, capacity );
+		for ( int c = 0; c < count; ++c )
+		{
+			for ( int m = 0; m < data[c].manifoldCount; ++m )
+			{
+				const b3Manifold* manifold = data[c].manifolds + m;
+				for ( int p = 0; p < manifold->pointCount; ++p )
+				{
+					float depth = -manifold->points[p].separation;
+					deepest = depth > deepest ? depth : deepest;
+				}
+			}
+		}
+	}
+	printf( "%s recycling %s: %d dynamic bodies, lowest %.4f m, deepest contact %.4f m\n", scene,
+			recycle ? "on" : "off", dynamic, lowest, deepest );
+	free( all.bodies );
+	free( data );
+	b3DestroyWorld( worldId );
+	return 0;
+}
