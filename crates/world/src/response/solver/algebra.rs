@@ -69,6 +69,18 @@ pub(crate) fn neg<L: Lane>(v: &V3<L>) -> V3<L> {
     }
 }
 
+/// A seeded stream of numbers in `[-1, 1)`, for the tests of lanes against nalgebra.
+#[cfg(test)]
+pub(super) fn numbers(seed: u64) -> impl FnMut() -> geom::Real {
+    let mut s = seed;
+    move || {
+        s = s
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        ((s >> 40) as geom::Real / (1u64 << 24) as geom::Real) * 2.0 - 1.0
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -77,17 +89,6 @@ mod tests {
     use wide::f32x8;
 
     type L8 = f32x8;
-
-    /// A seeded stream of numbers in `[-1, 1)`.
-    fn numbers(seed: u64) -> impl FnMut() -> Real {
-        let mut s = seed;
-        move || {
-            s = s
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            ((s >> 40) as Real / (1u64 << 24) as Real) * 2.0 - 1.0
-        }
-    }
 
     /// Sets `lane` of `m` to `value(row, column)`.
     fn set_matrix<L: Lane>(m: &mut M3<L>, lane: usize, value: impl Fn(usize, usize) -> Real) {

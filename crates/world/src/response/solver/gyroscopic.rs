@@ -183,18 +183,8 @@ fn one(angvel: &mut Vector3, rotation: &UnitQuaternion, inertia: &Matrix3, h: Re
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::response::solver::algebra::numbers;
     use wide::{f32x4, f32x8};
-
-    /// A seeded stream of numbers in `[-1, 1)`.
-    fn numbers(seed: u64) -> impl FnMut() -> Real {
-        let mut s = seed;
-        move || {
-            s = s
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            ((s >> 40) as Real / (1u64 << 24) as Real) * 2.0 - 1.0
-        }
-    }
 
     /// Bodies of every kind of inertia the term meets: boxy and rod-like, off-diagonal
     /// (a hull's), tiny, huge, singular, and spins from a crawl to the speed limit.
