@@ -1,13 +1,12 @@
 // Box3D's junkyard and washer (shared/benchmarks.c), created and stepped as Box3D's benchmark
 // does (1/60 s, 4 substeps, one worker, the scene's step function before each step): prints,
 // after the scene's steps, the lowest point of a dynamic body's box (the ground's top is at 0
-// in both) and the deepest contact point (the most negative separation of the last step's
-// manifolds), with Box3D's contact recycling as it comes (on: Box3D's default) or turned off
+// in both) and the depths of the last step's overlapping contact points (each manifold point's
+// negative separation, each contact once): the median, the 99th percentile and the deepest, with Box3D's contact recycling as it comes (on: Box3D's default) or turned off
 // on every body (`norecycle`), to set beside minirigid's (`box3d_protocol --lowest` prints the
-// same two figures). Build against Box3D built as ../shared/notes/benchmark-suite.md says,
+// same figures). Build against Box3D built as ../shared/notes/benchmark-suite.md says,
 // from its checkout:
-//   cc -O2 -I include -I . PATH/TO/hull_quality.c build/shared/libshared.a \
-//      build/src/libbox3d.a -lm -lpthread -o hull_quality
+//   cc -O2 -I include -I . PATH/TO/hull_quality.c build/shared/libshared.a build/src/libbox3d.a -lm -lpthread -o hull_quality
 //   ./hull_quality junkyard|washer [norecycle]
 #include "box3d/box3d.h"
 #include "shared/benchmarks.h"
@@ -15,6 +14,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+static int CompareFloats( const void* a, const void* b )
+{
+	float x = *(const float*)a, y = *(const float*)b;
+	return ( x > y ) - ( x < y );
+}
 
 typedef struct Found
 {
@@ -91,8 +96,9 @@ int main( int argc, char** argv )
 		b3World_Step( worldId, 1.0f / 60.0f, 4 );
 	}
 	Found all = AllBodies( worldId );
-	float lowest = FLT_MAX, deepest = 0.0f;
-	int dynamic = 0;
+	float lowest = FLT_MAX;
+	int dynamic = 0, depthCount = 0, depthCapacity = 0;
+	float* depths = NULL;
 	b3ContactData* data = NULL;
 	int dataCapacity = 0;
 	for ( int k = 0; k < all.count; ++k )
@@ -114,19 +120,43 @@ int main( int argc, char** argv )
 		int count = b3Body_GetContactData( body, data, capacity );
 		for ( int c = 0; c < count; ++c )
 		{
+			// Each contact once: from the body of its first shape.
+			if ( !B3_ID_EQUALS( b3Shape_GetBody( data[c].shapeIdA ), body ) )
+			{
+				continue;
+			}
 			for ( int m = 0; m < data[c].manifoldCount; ++m )
 			{
 				const b3Manifold* manifold = data[c].manifolds + m;
 				for ( int p = 0; p < manifold->pointCount; ++p )
 				{
 					float depth = -manifold->points[p].separation;
-					deepest = depth > deepest ? depth : deepest;
+					if ( depth <= 0.0f )
+					{
+						continue;
+					}
+					if ( depthCount == depthCapacity )
+					{
+						depthCapacity = 2 * depthCapacity + 1024;
+						depths = realloc( depths, depthCapacity * sizeof( float ) );
+					}
+					depths[depthCount++] = depth;
 				}
 			}
 		}
 	}
-	printf( "%s recycling %s: %d dynamic bodies, lowest %.4f m, deepest contact %.4f m\n", scene,
-			recycle ? "on" : "off", dynamic, lowest, deepest );
+	qsort( depths, depthCount, sizeof( float ), CompareFloats );
+	float median = 0.0f, p99 = 0.0f, deepest = 0.0f;
+	if ( depthCount > 0 )
+	{
+		median = depths[(int)( 0.5f * ( depthCount - 1 ) + 0.5f )];
+		p99 = depths[(int)( 0.99f * ( depthCount - 1 ) + 0.5f )];
+		deepest = depths[depthCount - 1];
+	}
+	printf( "%s recycling %s: %d dynamic bodies, lowest %.4f m; contact depths (%d points) median %.4f, "
+			"p99 %.4f, deepest %.4f m\n",
+			scene, recycle ? "on" : "off", dynamic, lowest, depthCount, median, p99, deepest );
+	free( depths );
 	free( all.bodies );
 	free( data );
 	b3DestroyWorld( worldId );

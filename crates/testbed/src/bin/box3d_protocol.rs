@@ -16,7 +16,8 @@
 //! same bits are checked on a whole scene by comparing it. With `--lowest` first, by the
 //! lowest point of a moving body's box when the last run ended (m; with `--rapier3d` too, for
 //! rapier3d's colliders): how far the pile sank into a ground whose top is at 0; and by the
-//! deepest point of the last step's contacts (m; minirigid only). With `--recycle` first,
+//! depths of the last step's contact points that overlap (m; minirigid only): the median, the
+//! 99th percentile and the deepest. With `--recycle` first,
 //! minirigid reuses contacts (`SolverConfig::reuse_distance`) at Box3D's recycle distance
 //! (`B3_CONTACT_RECYCLE_DISTANCE`, ten linear slops: 0.05 m), as Box3D's benchmark runs: its
 //! bodies recycle contacts by default (`b3BodyDef::enableContactRecycling`). With `--effort`
@@ -242,11 +243,21 @@ struct Settings {
 }
 
 /// What a run ended at: the state hash, the lowest point of a moving body's box, and the
-/// deepest point of the last step's contacts.
+/// median, 99th percentile and deepest of the last step's overlapping contact points.
 struct End {
     hash: Option<u64>,
     lowest: f64,
-    deepest: f64,
+    depths: [f64; 3],
+}
+
+/// The median, the 99th percentile and the largest of `depths` (zeros for none).
+fn percentiles(mut depths: Vec<f64>) -> [f64; 3] {
+    if depths.is_empty() {
+        return [0.0; 3];
+    }
+    depths.sort_by(f64::total_cmp);
+    let at = |q: f64| depths[((depths.len() - 1) as f64 * q).round() as usize];
+    [at(0.5), at(0.99), at(1.0)]
 }
 
 /// The minimum over `runs` of the timed steps' total (ms) on `threads` threads, that run's
@@ -267,7 +278,7 @@ fn time(
     let mut end = End {
         hash: None,
         lowest: f64::INFINITY,
-        deepest: 0.0,
+        depths: [0.0; 3],
     };
     for _ in 0..runs {
         let mut world = (scene.build)();
@@ -313,10 +324,13 @@ fn time(
                 .filter(|(_, b)| b.kind() == world::BodyKind::Dynamic)
                 .map(|(_, b)| f64::from(b.world_aabb().mins.y))
                 .fold(f64::INFINITY, f64::min),
-            deepest: (world.contacts().iter())
-                .flat_map(|c| c.contact.points.iter())
-                .map(|p| f64::from(p.depth))
-                .fold(0.0, f64::max),
+            depths: percentiles(
+                (world.contacts().iter())
+                    .flat_map(|c| c.contact.points.iter())
+                    .map(|p| f64::from(p.depth))
+                    .filter(|&d| d > 0.0)
+                    .collect(),
+            ),
         };
     }
     (best.0, best.1, end)
@@ -408,14 +422,14 @@ fn main() {
             }
             let (ms, stages, end) = if rapier {
                 let (ms, lowest) = time_rapier(&scene, runs);
-                let deepest = f64::NAN;
+                let depths = [f64::NAN; 3];
                 (
                     ms,
                     Vec::new(),
                     End {
                         hash: None,
                         lowest,
-                        deepest,
+                        depths,
                     },
                 )
             } else {
@@ -428,7 +442,10 @@ fn main() {
             if lowest {
                 println!("  lowest,{n},{:.4}", end.lowest);
                 if !rapier {
-                    println!("  deepest_contact,{n},{:.4}", end.deepest);
+                    let [median, p99, deepest] = end.depths;
+                    println!("  contact_depth_median,{n},{median:.4}");
+                    println!("  contact_depth_p99,{n},{p99:.4}");
+                    println!("  deepest_contact,{n},{deepest:.4}");
                 }
             }
             if profile {
