@@ -36,6 +36,24 @@ fn volume(world: &World, handle: BodyHandle) -> Volume {
     collider.shape.world(&collider.world_pose(body.pose()))
 }
 
+/// Restores `original` with and without what `forget` drops from its snapshot, and checks the
+/// two part within `steps`: what was dropped is state.
+fn assert_forgetting_changes_the_run(
+    original: &World,
+    forget: impl FnOnce(&mut Snapshot),
+    steps: usize,
+) {
+    let mut snapshot = original.snapshot();
+    forget(&mut snapshot);
+    let mut forgetful = World::from_snapshot(snapshot).unwrap();
+    let mut again = World::from_bytes(&original.to_bytes().unwrap()).unwrap();
+    for _ in 0..steps {
+        forgetful.step();
+        again.step();
+    }
+    assert_ne!(forgetful.state_hash(), again.state_hash());
+}
+
 #[test]
 fn a_resting_pyramid_reuses_its_contacts_and_rests_as_with_computed_ones() {
     let run = |distance: Real| {
@@ -176,15 +194,7 @@ fn a_world_reusing_contacts_restored_mid_contact_steps_in_lockstep() {
     assert_eq!(from_bytes.state_hash(), original.state_hash());
     common::step_in_lockstep(&mut original, &mut from_json, &mut from_bytes, 100);
     // Forgetting the kept contacts changes what follows: they are state.
-    let mut snapshot = original.snapshot();
-    snapshot.kept.clear();
-    let mut forgetful = World::from_snapshot(snapshot).unwrap();
-    let mut again = World::from_bytes(&original.to_bytes().unwrap()).unwrap();
-    for _ in 0..20 {
-        forgetful.step();
-        again.step();
-    }
-    assert_ne!(forgetful.state_hash(), again.state_hash());
+    assert_forgetting_changes_the_run(&original, |s| s.kept.clear(), 20);
     // Removing a body drops its kept contacts, and the world still saves and restores.
     let some = original.kept_contacts()[0].b;
     original.remove(some).unwrap();
@@ -380,15 +390,7 @@ fn hull_pairs_reuse_contacts_and_keep_their_separating_axes_as_state() {
     let mut from_bytes = World::from_bytes(&original.to_bytes().unwrap()).unwrap();
     common::step_in_lockstep(&mut original, &mut from_json, &mut from_bytes, 60);
     // Forgetting the axes changes what follows.
-    let mut forgetful = original.snapshot();
-    forgetful.axes.clear();
-    let mut forgetful = World::from_snapshot(forgetful).unwrap();
-    let mut again = World::from_bytes(&original.to_bytes().unwrap()).unwrap();
-    for _ in 0..30 {
-        forgetful.step();
-        again.step();
-    }
-    assert_ne!(forgetful.state_hash(), again.state_hash());
+    assert_forgetting_changes_the_run(&original, |s| s.axes.clear(), 30);
     // The same bits on one thread or two.
     let run = |threads: usize| {
         let pool = rayon::ThreadPoolBuilder::new()

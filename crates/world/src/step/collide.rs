@@ -966,9 +966,12 @@ impl Collision {
         };
         let mut reused = 0;
         let (mut held, mut left, mut carried) = (Vec::new(), Vec::new(), Vec::new());
+        // (Filled per window where read, with reuse; made once for the block.)
+        let mut relatives = [Isometry3::identity(); PAIR_WINDOW];
         for window in pairs.chunks(PAIR_WINDOW) {
             // Which pairs keep their contact (the index of their kept entry), and the others,
-            // which are tested.
+            // which are tested; with reuse, each pair's relative pose (its second body's in
+            // the first's frame), read again by a kept contact and a computed one.
             let mut keeps = [None; PAIR_WINDOW];
             if let Some((r, _)) = &reuse {
                 for (k, &(i, j)) in window.iter().enumerate() {
@@ -981,6 +984,7 @@ impl Collision {
                         kept_cursor += 1;
                     }
                     let relative = self.dense[i].pose.inv_mul(&self.dense[j].pose);
+                    relatives[k] = relative;
                     keeps[k] = r.before.get(kept_cursor).and_then(|e| {
                         ((e.a, e.b) == key && e.drift(&relative, self.dense[j].radius) < r.distance)
                             .then_some(kept_cursor as u32)
@@ -1005,8 +1009,7 @@ impl Collision {
                         continue;
                     };
                     let (i, j) = (window[k].0 as usize, window[k].1 as usize);
-                    let pose_a = &self.dense[i].pose;
-                    let relative = pose_a.inv_mul(&self.dense[j].pose);
+                    let (pose_a, relative) = (&self.dense[i].pose, &relatives[k]);
                     // Written straight into the list: a contact returned by value and then
                     // pushed is copied twice through the stack.
                     let (a, b) = handles_of(window[k]);
@@ -1023,7 +1026,7 @@ impl Collision {
                     let old = &r.before[index as usize];
                     let last = contacts.len() - 1;
                     let margin = self.pair_margin(i, j);
-                    if old.contact_into(pose_a, &relative, margin, &mut contacts[last].contact)
+                    if old.contact_into(pose_a, relative, margin, &mut contacts[last].contact)
                         && !self.through_seam(i, j, &contacts[last].contact)
                     {
                         draft.order.push(KeptFrom::Reused(index));
@@ -1046,12 +1049,7 @@ impl Collision {
                     && !has_several_manifolds(&self.posed[i].volume, &self.posed[j].volume)
                 {
                     let (pose_a, pose_b) = (&self.dense[i].pose, &self.dense[j].pose);
-                    let new = KeptContact::new(
-                        (a, b),
-                        &contact,
-                        (pose_a, pose_b),
-                        pose_a.inv_mul(pose_b),
-                    );
+                    let new = KeptContact::new((a, b), &contact, (pose_a, pose_b), relatives[k]);
                     if new.is_sound((self.dense[i].radius, self.dense[j].radius)) {
                         draft.order.push(KeptFrom::Computed);
                         draft.computed.push(new);
