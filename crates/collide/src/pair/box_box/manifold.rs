@@ -38,12 +38,18 @@ struct ClipVertex {
     out_label: u8,
 }
 
-/// The incident face as it is clipped: a convex polygon of at most 8 vertices (a quad clipped
-/// by four planes gains at most one vertex per plane), in a fixed array rather than a growable
-/// one, so that a pass writes its vertices without a capacity check each. Not `Copy`: the
-/// clipping swaps its two buffers rather than copying one.
+/// The most vertices a clipped incident face has: a quad clipped by four planes gains at most
+/// one vertex per plane.
+const CAPACITY: usize = 8;
+
+/// The incident face as it is clipped: a convex polygon of at most [`CAPACITY`] vertices, in
+/// a fixed array rather than a growable one, with one slot more, into which a vertex not
+/// kept is written: a pass writes every candidate and counts those it keeps, without a
+/// branch on which (which vertices lie inside a side plane follows no pattern a branch
+/// predictor can learn). Not `Copy`: the clipping swaps its two buffers rather than copying
+/// one.
 struct Polygon {
-    vertices: [ClipVertex; 8],
+    vertices: [ClipVertex; CAPACITY + 1],
     len: usize,
 }
 
@@ -53,7 +59,7 @@ impl Polygon {
             local: Vector3::new(0.0, 0.0, 0.0),
             in_label: 0,
             out_label: 0,
-        }; 8],
+        }; CAPACITY + 1],
         len: 0,
     };
 
@@ -61,13 +67,18 @@ impl Polygon {
         &self.vertices[..self.len]
     }
 
-    /// Appends `vertex`; a ninth is dropped (a convex quad never makes one, see above).
+    /// Appends `vertex` if `keep`; one past [`CAPACITY`] is dropped (a convex quad never
+    /// makes one, see above). Written in any case, past the last kept vertex.
+    #[inline(always)]
+    fn push_if(&mut self, vertex: ClipVertex, keep: bool) {
+        self.vertices[self.len.min(CAPACITY)] = vertex;
+        self.len += usize::from(keep & (self.len < CAPACITY));
+    }
+
+    /// Appends `vertex` (see [`Polygon::push_if`]).
     #[inline]
     fn push(&mut self, vertex: ClipVertex) {
-        if let Some(slot) = self.vertices.get_mut(self.len) {
-            *slot = vertex;
-            self.len += 1;
-        }
+        self.push_if(vertex, true);
     }
 }
 
@@ -170,9 +181,7 @@ fn face_points(
     let tolerance = 1e-6 * scale;
     let mut kept = Polygon::EMPTY;
     for &c in polygon.vertices() {
-        if c.local.z <= margin + tolerance {
-            kept.push(c);
-        }
+        kept.push_if(c, c.local.z <= margin + tolerance);
     }
     if kept.len == 0 {
         if let Some(lowest) = polygon
@@ -233,7 +242,7 @@ fn clip(
 ) -> bool {
     // How far each vertex lies beyond the plane (inside when <= 0), and whether any is not
     // inside (a NaN counts as outside, as the pass below treats it).
-    let mut beyond = [0.0; 8];
+    let mut beyond = [0.0; CAPACITY];
     let mut outside = false;
     for (f, c) in beyond.iter_mut().zip(polygon.vertices()) {
         *f = side * c.local[coordinate] - limit;
@@ -245,26 +254,26 @@ fn clip(
     out.len = 0;
     let len = polygon.len;
     for i in 0..len {
-        // Each vertex with the one after it (the last with the first).
+        // Each vertex with the one after it (the last with the first): the vertex if inside,
+        // then where the edge crosses the plane if it does (worked out in any case, kept only
+        // then).
         let next = if i + 1 == len { 0 } else { i + 1 };
         let (current, f_current, f_next) = (polygon.vertices[i], beyond[i], beyond[next]);
-        if f_current <= 0.0 {
-            out.push(current);
-        }
-        if (f_current <= 0.0) != (f_next <= 0.0) {
-            let s = f_current / (f_current - f_next);
-            let local = current.local + (polygon.vertices[next].local - current.local) * s;
-            let (in_label, out_label) = if f_current <= 0.0 {
-                (current.out_label, label)
-            } else {
-                (label, current.out_label)
-            };
-            out.push(ClipVertex {
-                local,
-                in_label,
-                out_label,
-            });
-        }
+        let inside = f_current <= 0.0;
+        out.push_if(current, inside);
+        let s = f_current / (f_current - f_next);
+        let local = current.local + (polygon.vertices[next].local - current.local) * s;
+        let (in_label, out_label) = if inside {
+            (current.out_label, label)
+        } else {
+            (label, current.out_label)
+        };
+        let vertex = ClipVertex {
+            local,
+            in_label,
+            out_label,
+        };
+        out.push_if(vertex, inside != (f_next <= 0.0));
     }
     true
 }
