@@ -182,12 +182,65 @@ fn a_large_jointed_island_gives_the_same_bits_on_any_crew() {
     });
 }
 
-/// Box3D's joint grid, 30 x 30 balls (1,740 spherical joints, one island, no contacts): a crew
-/// shares its bodies' updates and its joints' refresh, and solves its joints one at a time
-/// (their levels are too narrow to share): the same bits at every thread count.
+/// Box3D's joint grid, 30 x 30 balls (1,740 spherical joints, one island, no contacts): its
+/// levels are too narrow to share, so its joints are solved in colours (`place::colour_joints`),
+/// each colour's shared by a crew: the same bits at every thread count.
 #[test]
 fn the_joint_grid_gives_the_same_bits_on_any_crew() {
     same_bits_on_any_crew(40, || joint_grid(30));
+}
+
+/// A hub ball (radius 1) held by 1,100 small balls round it, one joint each (every tenth a revolute, the others
+/// spherical), none colliding: one island of 1,100 joints in 1,100 levels of one, coloured, and
+/// the hub's joints past the 64 colours go after them, in levels. The same bits on any crew,
+/// and the hub stays with its spokes.
+#[test]
+fn a_hub_with_more_joints_than_colours_gives_the_same_bits_on_any_crew() {
+    let build = || {
+        let mut world = World::new(WorldConfig::default());
+        let filter = CollisionFilter {
+            category: 2,
+            mask: !2,
+            group: 0,
+        };
+        let ball = |at: Vector3, radius: Real| {
+            BodyDesc::dynamic()
+                .ball(radius)
+                .position(at)
+                .filter(filter)
+        };
+        let hub = world.insert(ball(Vector3::new(0.0, 5.0, 0.0), 1.0)).unwrap();
+        for k in 0..1100 {
+            // Points spread over a sphere of radius 2 round the hub (a Fibonacci lattice).
+            let t = (k as Real + 0.5) / 1100.0;
+            let (polar, turn) = ((1.0 - 2.0 * t).acos(), 2.39996 * k as Real);
+            let direction = Vector3::new(
+                polar.sin() * turn.cos(),
+                polar.cos(),
+                polar.sin() * turn.sin(),
+            );
+            let at = Vector3::new(0.0, 5.0, 0.0) + 2.0 * direction;
+            let spoke = world.insert(ball(at, 0.1)).unwrap();
+            let anchor = Point3::from(Vector3::new(0.0, 5.0, 0.0) + 1.5 * direction);
+            let joint = if k % 10 == 0 {
+                JointDesc::revolute(hub, spoke, anchor, direction)
+            } else {
+                JointDesc::spherical(hub, spoke, anchor)
+            };
+            world.insert_joint(joint).unwrap();
+        }
+        world
+    };
+    same_bits_on_any_crew(20, build);
+    let mut world = build();
+    for _ in 0..20 {
+        world.step();
+    }
+    let hub = world.bodies().next().unwrap().1.pose().translation.vector;
+    for (_, body) in world.bodies().skip(1) {
+        let reach = (body.pose().translation.vector - hub).norm();
+        assert!((reach - 2.0).abs() < 0.05, "a spoke came {reach} m from the hub");
+    }
 }
 
 /// 120 chains of three balls lying across a plank that tips on the ground: one island whose

@@ -219,6 +219,10 @@ impl Solver {
                 }
                 2 * level + u32::from(!joint.is_ball())
             }));
+            let levels = keys.iter().max().map_or(0, |&k| k / 2 + 1) as usize;
+            if joints.len() >= COLOURED_JOINTS && levels * LEVEL_WIDTH > joints.len() {
+                colour_joints(joints, slots, &mut keys);
+            }
             // A counting sort by key, handle order within each.
             let count = keys.iter().max().map_or(0, |&k| (k as usize) / 2 * 2 + 2);
             let mut starts = vec![0u32; count + 1];
@@ -234,6 +238,18 @@ impl Solver {
             for (k, &key) in keys.iter().enumerate() {
                 self.joint_order[base + at[key as usize] as usize] = k as u32;
                 at[key as usize] += 1;
+            }
+            #[cfg(debug_assertions)]
+            for level in starts.windows(3).step_by(2) {
+                // A level's (or colour's) joints move disjoint bodies.
+                let members = &self.joint_order[base + level[0] as usize..base + level[2] as usize];
+                let mut moved: Vec<usize> = (members.iter())
+                    .flat_map(|&k| joints[k as usize].moved().into_iter().flatten())
+                    .collect();
+                let count = moved.len();
+                moved.sort_unstable();
+                moved.dedup();
+                debug_assert_eq!(moved.len(), count, "two joints of a level move one body");
             }
             self.joint_levels.extend_from_slice(&starts);
             self.joint_level_groups.push(first..self.joint_levels.len());
@@ -333,5 +349,42 @@ impl Traits {
             fixed: state.inverse_mass == 0.0,
             isotropic: state.is_isotropic(),
         }
+    }
+}
+
+/// A group of at least this many joints whose levels are narrow ([`LEVEL_WIDTH`]) is solved
+/// in colours rather than levels (see [`colour_joints`]).
+const COLOURED_JOINTS: usize = 1024;
+
+/// Joints per level, on average, under which a large group's levels are too narrow to share.
+const LEVEL_WIDTH: usize = 64;
+
+/// `keys` for `joints` (one group's, in handle order) as colours instead of levels: each joint
+/// takes the lowest of 64 colours that no earlier joint moving one of its bodies took
+/// (greedy, in handle order, as Box3D colours its constraint graph); a joint that finds all 64
+/// taken goes after them, in levels among those that did (one past the last such joint that
+/// moves one of its bodies). No two joints of a colour move one body, so a colour's joints
+/// may be solved side by side, and the order of the colours fixes every result.
+fn colour_joints(joints: &[JointConstraint], slots: usize, keys: &mut [u32]) {
+    const COLOURS: u32 = 64;
+    let mut used = vec![0u64; slots];
+    let mut next = vec![COLOURS; slots];
+    for (joint, key) in joints.iter().zip(keys.iter_mut()) {
+        let moved = joint.moved();
+        let taken = moved.iter().flatten().fold(0u64, |m, &s| m | used[s]);
+        let colour = if taken == u64::MAX {
+            let level = moved.iter().flatten().map(|&s| next[s]).max().unwrap_or(COLOURS);
+            for &slot in moved.iter().flatten() {
+                next[slot] = level + 1;
+            }
+            level
+        } else {
+            let colour = taken.trailing_ones();
+            for &slot in moved.iter().flatten() {
+                used[slot] |= 1 << colour;
+            }
+            colour
+        };
+        *key = 2 * colour + u32::from(!joint.is_ball());
     }
 }
