@@ -204,12 +204,11 @@ fn a_hub_with_more_joints_than_colours_gives_the_same_bits_on_any_crew() {
             group: 0,
         };
         let ball = |at: Vector3, radius: Real| {
-            BodyDesc::dynamic()
-                .ball(radius)
-                .position(at)
-                .filter(filter)
+            BodyDesc::dynamic().ball(radius).position(at).filter(filter)
         };
-        let hub = world.insert(ball(Vector3::new(0.0, 5.0, 0.0), 1.0)).unwrap();
+        let hub = world
+            .insert(ball(Vector3::new(0.0, 5.0, 0.0), 1.0))
+            .unwrap();
         for k in 0..1100 {
             // Points spread over a sphere of radius 2 round the hub (a Fibonacci lattice).
             let t = (k as Real + 0.5) / 1100.0;
@@ -239,7 +238,10 @@ fn a_hub_with_more_joints_than_colours_gives_the_same_bits_on_any_crew() {
     let hub = world.bodies().next().unwrap().1.pose().translation.vector;
     for (_, body) in world.bodies().skip(1) {
         let reach = (body.pose().translation.vector - hub).norm();
-        assert!((reach - 2.0).abs() < 0.05, "a spoke came {reach} m from the hub");
+        assert!(
+            (reach - 2.0).abs() < 0.05,
+            "a spoke came {reach} m from the hub"
+        );
     }
 }
 

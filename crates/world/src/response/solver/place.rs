@@ -373,7 +373,12 @@ fn colour_joints(joints: &[JointConstraint], slots: usize, keys: &mut [u32]) {
         let moved = joint.moved();
         let taken = moved.iter().flatten().fold(0u64, |m, &s| m | used[s]);
         let colour = if taken == u64::MAX {
-            let level = moved.iter().flatten().map(|&s| next[s]).max().unwrap_or(COLOURS);
+            let level = moved
+                .iter()
+                .flatten()
+                .map(|&s| next[s])
+                .max()
+                .unwrap_or(COLOURS);
             for &slot in moved.iter().flatten() {
                 next[slot] = level + 1;
             }
