@@ -156,6 +156,8 @@ pub(crate) struct Solver {
     joint_levels: Vec<u32>,
     joint_level_groups: Vec<Range<usize>>,
     level_scratch: Vec<u32>,
+    /// Per slot, the colours its joints took (a buffer of `place::colour_joints`).
+    colour_scratch: Vec<u64>,
     /// The contacts' and the joints' body pairs (dense indices) that link islands into groups.
     links: Vec<(u32, u32)>,
     /// Per slot of each group with joints, what they changed its velocities by.
@@ -225,6 +227,7 @@ impl Default for Solver {
             joint_levels: Vec::new(),
             joint_level_groups: Vec::new(),
             level_scratch: Vec::new(),
+            colour_scratch: Vec::new(),
             links: Vec::new(),
             jointed: Vec::new(),
             profile: StepProfile::default(),

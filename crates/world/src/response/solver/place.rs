@@ -192,7 +192,8 @@ impl Solver {
     /// so that no two joints of a level move the same body, and a pass over the levels in
     /// order gives each joint the velocities the pass one at a time in handle order gives it:
     /// the same bits, with a level's joints side by side (in lanes, `BallBatch`, or on several
-    /// threads at once). Within a level the plain ball and sockets come first (the joints a
+    /// threads at once). A large group whose levels are narrow is put in colours instead
+    /// ([`colour_joints`]), which the rest reads as levels. Within a level the plain ball and sockets come first (the joints a
     /// `BallBatch` can solve), then the others, each in handle order: a group's levels are
     /// two entries each in `joint_levels`, where its balls and where its others start, then
     /// the group's count.
@@ -221,7 +222,7 @@ impl Solver {
             }));
             let levels = keys.iter().max().map_or(0, |&k| k / 2 + 1) as usize;
             if joints.len() >= COLOURED_JOINTS && levels * LEVEL_WIDTH > joints.len() {
-                colour_joints(joints, slots, &mut keys);
+                colour_joints(joints, &mut keys, &mut self.colour_scratch, &mut next);
             }
             // A counting sort by key, handle order within each.
             let count = keys.iter().max().map_or(0, |&k| (k as usize) / 2 * 2 + 2);
@@ -365,10 +366,18 @@ const LEVEL_WIDTH: usize = 64;
 /// taken goes after them, in levels among those that did (one past the last such joint that
 /// moves one of its bodies). No two joints of a colour move one body, so a colour's joints
 /// may be solved side by side, and the order of the colours fixes every result.
-fn colour_joints(joints: &[JointConstraint], slots: usize, keys: &mut [u32]) {
+///
+/// `used` and `next` are buffers, as long as the group has slots.
+fn colour_joints(
+    joints: &[JointConstraint],
+    keys: &mut [u32],
+    used: &mut Vec<u64>,
+    next: &mut [u32],
+) {
     const COLOURS: u32 = 64;
-    let mut used = vec![0u64; slots];
-    let mut next = vec![COLOURS; slots];
+    used.clear();
+    used.resize(next.len(), 0);
+    next.fill(COLOURS);
     for (joint, key) in joints.iter().zip(keys.iter_mut()) {
         let moved = joint.moved();
         let taken = moved.iter().flatten().fold(0u64, |m, &s| m | used[s]);
