@@ -236,12 +236,18 @@ impl Steps<'_> {
                 });
                 member.stage(ball_blocks, |b| {
                     let range = b * ball_block..(b * ball_block + ball_block).min(balls.len());
-                    // SAFETY: the block's own batches; nobody writes the joints in this stage.
-                    let (batches, joints) =
-                        unsafe { (balls.slice(range.clone()), joints.as_slice()) };
+                    // SAFETY: the block's own batches; nobody writes the joints or the states
+                    // in this stage.
+                    let (batches, joints, states) = unsafe {
+                        (
+                            balls.slice(range.clone()),
+                            joints.as_slice(),
+                            states.as_slice(),
+                        )
+                    };
                     for (batch, k) in batches.iter_mut().zip(range) {
                         let places = ball_members[k].start as usize..ball_members[k].end as usize;
-                        batch.fill(joints, &joint_order[places]);
+                        batch.fill(joints, &joint_order[places], states);
                     }
                 });
                 refresh(member);

@@ -120,7 +120,12 @@ impl<L: Lane> BallBatch<L> {
     /// The batch of `joints[k]` for each `k` of `members` (at most `L::WIDTH`, each a plain
     /// ball and socket); its anchors and effective mass are made by its first
     /// [`BallBatch::refresh`].
-    pub(crate) fn fill(&mut self, joints: &[JointConstraint], members: &[u32]) {
+    pub(crate) fn fill(
+        &mut self,
+        joints: &[JointConstraint],
+        members: &[u32],
+        states: &[SolverBody],
+    ) {
         debug_assert!(members.len() <= L::WIDTH);
         self.len = members.len();
         self.own = [0, 0];
@@ -131,7 +136,7 @@ impl<L: Lane> BallBatch<L> {
                 self.joints.as_mut()[lane] = 0;
                 self.a.as_mut()[lane] = 0;
                 self.b.as_mut()[lane] = 0;
-                self.set_lane(lane, None);
+                self.set_lane(lane, None, states);
                 continue;
             };
             let j = &joints[k as usize];
@@ -142,17 +147,19 @@ impl<L: Lane> BallBatch<L> {
             for side in 0..2 {
                 self.own[side] |= u32::from(j.own[side]) << lane;
             }
-            self.set_lane(lane, Some(j));
+            self.set_lane(lane, Some(j), states);
         }
     }
 
-    /// Sets `lane` to `j`'s arms, masses, softness and impulse (zeros without one).
+    /// Sets `lane` to `j`'s arms, masses, softness and impulse (zeros without one); its
+    /// bodies' inverse inertias from their `states` (which `JointConstraint::make` does not
+    /// copy for a plain ball and socket: the states hold them through the step).
     #[inline(always)]
-    fn set_lane(&mut self, lane: usize, j: Option<&JointConstraint>) {
+    fn set_lane(&mut self, lane: usize, j: Option<&JointConstraint>, states: &[SolverBody]) {
         let zero = Matrix3::zeros();
         for side in 0..2 {
             self.inverse_mass[side].set_lane(lane, j.map_or(0.0, |j| j.inverse_masses[side]));
-            let inertia = j.map_or(&zero, |j| &j.inverse_inertias[side]);
+            let inertia = j.map_or(&zero, |j| &states[j.slots[side] as usize].inverse_inertia);
             for (r, row) in self.inverse_inertia[side].iter_mut().enumerate() {
                 for (c, x) in row.iter_mut().enumerate() {
                     x.set_lane(lane, inertia[(r, c)]);

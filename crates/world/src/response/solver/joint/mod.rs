@@ -53,7 +53,9 @@ pub(crate) struct JointConstraint {
     arms: [Vector3; 2],
     delta_center: Vector3,
     /// The bodies' world inverse inertias, held for the step (as their solver states hold
-    /// them), kept here to be read with the joint rather than from the states.
+    /// them), kept here to be read with the joint rather than from the states (a joint that
+    /// turns: a plain ball and socket's batch reads them from the states, and this keeps
+    /// whatever the place last held).
     inverse_inertias: [Matrix3; 2],
     /// The accumulated impulses (warm started from the joint's).
     pub(crate) impulses: JointImpulses,
@@ -125,9 +127,10 @@ impl JointConstraint {
     /// `anchor_mass`) are made by its first refresh, the solve's first stage, and its
     /// `reaction` by the reaction stage, so neither is written here. Of a plain ball and socket
     /// only what its `BallBatch`, its reaction and the store read is written (its frames'
-    /// rotations and its other rows' coefficients keep whatever the place last held, and are
-    /// never read: the batch makes and refreshes its own), which spares most of the writing of
-    /// a large grid's constraints.
+    /// rotations, its bodies' inverse inertias and its other rows' coefficients keep whatever
+    /// the place last held, and are never read: the batch reads the inertias from the states,
+    /// and makes and refreshes the rest itself), which spares most of the writing of a large
+    /// grid's constraints.
     pub(crate) fn make(
         &mut self,
         joint: &Joint,
@@ -158,13 +161,14 @@ impl JointConstraint {
         self.inverse_masses = [sa.inverse_mass, sb.inverse_mass];
         self.arms = [ra, rb];
         self.delta_center = center(b) - center(a);
-        self.inverse_inertias = [sa.inverse_inertia, sb.inverse_inertia];
         self.impulses = joint.impulses;
         self.kind = joint.kind;
         if !turns {
+            // Its batch reads its bodies' inverse inertias from their states.
             self.coefficients.hold = hold(&joint.softness, h);
             return;
         }
+        self.inverse_inertias = [sa.inverse_inertia, sb.inverse_inertia];
         let qa = a.pose.rotation * joint.frames[0].rotation;
         let qb = b.pose.rotation * joint.frames[1].rotation;
         self.rotations = [qa, qb];
