@@ -193,10 +193,10 @@ impl Solver {
     /// order gives each joint the velocities the pass one at a time in handle order gives it:
     /// the same bits, with a level's joints side by side (in lanes, `BallBatch`, or on several
     /// threads at once). A large group whose levels are narrow is put in colours instead
-    /// ([`colour_joints`]), which the rest reads as levels. Within a level the plain ball and sockets come first (the joints a
-    /// `BallBatch` can solve), then the others, each in handle order: a group's levels are
-    /// two entries each in `joint_levels`, where its balls and where its others start, then
-    /// the group's count.
+    /// ([`colour_joints`]), which the rest reads as levels. Within a level the plain ball and
+    /// sockets come first (the joints a `BallBatch` can solve), then the others, each in handle
+    /// order: a group's levels are two entries each in `joint_levels`, where its balls and
+    /// where its others start, then the group's count.
     fn level_joints(&mut self) {
         self.joint_order.clear();
         self.joint_levels.clear();
@@ -213,12 +213,7 @@ impl Solver {
             next.resize(slots, 0);
             keys.clear();
             keys.extend(joints.iter().map(|joint| {
-                let moved = joint.moved();
-                let level = moved.iter().flatten().map(|&s| next[s]).max().unwrap_or(0);
-                for &slot in moved.iter().flatten() {
-                    next[slot] = level + 1;
-                }
-                2 * level + u32::from(!joint.is_ball())
+                2 * level_after(&mut next, &joint.moved(), 0) + u32::from(!joint.is_ball())
             }));
             let levels = keys.iter().max().map_or(0, |&k| k / 2 + 1) as usize;
             if joints.len() >= COLOURED_JOINTS && levels * LEVEL_WIDTH > joints.len() {
@@ -353,6 +348,22 @@ impl Traits {
     }
 }
 
+/// The level of a joint that moves the slots `moved`: one past the last earlier joint that
+/// moves one of them (`next`, per slot, the level after its last joint; `floor` for a joint
+/// that moves none), which it then becomes for them.
+fn level_after(next: &mut [u32], moved: &[Option<usize>; 2], floor: u32) -> u32 {
+    let level = moved
+        .iter()
+        .flatten()
+        .map(|&s| next[s])
+        .max()
+        .unwrap_or(floor);
+    for &slot in moved.iter().flatten() {
+        next[slot] = level + 1;
+    }
+    level
+}
+
 /// A group of at least this many joints whose levels are narrow ([`LEVEL_WIDTH`]) is solved
 /// in colours rather than levels (see [`colour_joints`]).
 const COLOURED_JOINTS: usize = 1024;
@@ -382,16 +393,7 @@ fn colour_joints(
         let moved = joint.moved();
         let taken = moved.iter().flatten().fold(0u64, |m, &s| m | used[s]);
         let colour = if taken == u64::MAX {
-            let level = moved
-                .iter()
-                .flatten()
-                .map(|&s| next[s])
-                .max()
-                .unwrap_or(COLOURS);
-            for &slot in moved.iter().flatten() {
-                next[slot] = level + 1;
-            }
-            level
+            level_after(next, &moved, COLOURS)
         } else {
             let colour = taken.trailing_ones();
             for &slot in moved.iter().flatten() {
