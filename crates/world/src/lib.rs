@@ -18,6 +18,7 @@ mod error;
 mod hash;
 mod joint;
 pub mod limits;
+mod plain;
 mod profile;
 mod query;
 mod response;

@@ -308,7 +308,7 @@ impl Collision {
         #[cfg(debug_assertions)]
         self.check_pairs(bodies, speculative, skipped);
         self.profile.broad_phase = clock.lap() + self.sweep_time;
-        contacts.clear();
+        crate::plain::forget_all(contacts);
         self.contact_indices.clear();
         self.stage_counts = StageCounts::default();
         self.reused = 0;

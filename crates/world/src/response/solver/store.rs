@@ -25,11 +25,17 @@ impl Solver {
     ) {
         cache.clear();
         touching.clear();
-        touching.extend(
-            contacts
-                .iter()
-                .map(|pair| pair.contact.points.iter().any(|p| p.depth >= 0.0)),
-        );
+        let touches = |pair: &ContactPair| pair.contact.points.iter().any(|p| p.depth >= 0.0);
+        #[cfg(feature = "parallel")]
+        if contacts.len() >= 2 * TOUCH_BLOCK && rayon::current_num_threads() > 1 {
+            use rayon::prelude::*;
+            let contacts = contacts.par_iter().with_min_len(TOUCH_BLOCK);
+            touching.par_extend(contacts.map(touches));
+        } else {
+            touching.extend(contacts.iter().map(touches));
+        }
+        #[cfg(not(feature = "parallel"))]
+        touching.extend(contacts.iter().map(touches));
         let sleeping_pair = |a, b| match (bodies.get(a), bodies.get(b)) {
             (Some(a), Some(b)) => is_sleeping_pair(a, b),
             _ => false,
@@ -38,7 +44,7 @@ impl Solver {
         if some_asleep {
             previous.retain(|e| sleeping_pair(e.a, e.b));
         } else {
-            previous.clear();
+            crate::plain::forget_all(&mut previous);
         }
         if self.constraint_pairs.is_empty() {
             // Nothing solved (a world at rest, every body asleep): the new set is the sleeping
@@ -47,41 +53,50 @@ impl Solver {
             self.previous_cache = previous;
             return;
         }
-        let mut sleeping = previous.drain(..).peekable();
+        let (pairs, results) = (&self.constraint_pairs, &self.results);
+        for (&k, result) in pairs.iter().zip(results) {
+            touching[k] |= result.pushed;
+        }
         // The results lie in pair order, as the constraints do (`Impulses`).
-        for (&k, result) in self.constraint_pairs.iter().zip(&self.results) {
+        let mut asleep = previous.iter().peekable();
+        for (&k, result) in pairs.iter().zip(results) {
             if !result.pushed {
                 continue;
             }
-            touching[k] = true;
-            let pair = &contacts[k];
-            // Held within what a snapshot accepts, so that every world a step makes restores
-            // (a hostile one's extreme masses and speeds can push them past it).
-            let bounded = joint::bounded;
-            let entry = CachedContact {
-                a: pair.a,
-                b: pair.b,
-                points: result
-                    .ids
-                    .iter()
-                    .zip(result.normal)
-                    .map(|(&id, normal_impulse)| CachedPoint {
-                        id,
-                        normal_impulse: bounded(normal_impulse),
-                    })
-                    .collect(),
-                friction_impulse: result.friction.map(bounded),
-                twist_impulse: bounded(result.twist),
-                tilt_impulse: result.tilt.map(bounded),
-            };
-            while let Some(old) = sleeping.next_if(|e| (e.a, e.b) < (entry.a, entry.b)) {
-                cache.push(old);
+            let entry = entry(&contacts[k], result);
+            while let Some(old) = asleep.next_if(|e| (e.a, e.b) < (entry.a, entry.b)) {
+                cache.push(old.clone());
             }
             cache.push(entry);
         }
         // Pairs that sleep keep their impulses for when they wake.
-        cache.extend(sleeping);
+        cache.extend(asleep.cloned());
+        crate::plain::forget_all(&mut previous);
         self.previous_cache = previous;
+    }
+}
+
+/// Contacts per block when which touched is found on several threads.
+#[cfg(feature = "parallel")]
+const TOUCH_BLOCK: usize = 1024;
+
+/// The contact set's entry for `pair`, from its constraint's `result`.
+fn entry(pair: &ContactPair, result: &Impulses) -> CachedContact {
+    // Held within what a snapshot accepts, so that every world a step makes restores (a
+    // hostile one's extreme masses and speeds can push them past it).
+    let bounded = joint::bounded;
+    CachedContact {
+        a: pair.a,
+        b: pair.b,
+        points: (result.ids.iter().zip(result.normal))
+            .map(|(&id, normal_impulse)| CachedPoint {
+                id,
+                normal_impulse: bounded(normal_impulse),
+            })
+            .collect(),
+        friction_impulse: result.friction.map(bounded),
+        twist_impulse: bounded(result.twist),
+        tilt_impulse: result.tilt.map(bounded),
     }
 }
 
