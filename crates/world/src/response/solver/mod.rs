@@ -143,6 +143,9 @@ pub(crate) struct Solver {
     pub(crate) special_colliders: bool,
     /// Last step's persistent contact set, read while this step's is written.
     previous_cache: Vec<CachedContact>,
+    /// Per contact (pair order), its entry in `previous_cache` to warm start from (`NONE`:
+    /// none; `place::warm_starts`).
+    warm: Vec<u32>,
     /// The step's joint constraints, group by group (in handle order within a group), each
     /// group's range of them, and per joint (handle order) its constraint (`NONE`: its bodies
     /// do not move this step).
@@ -220,6 +223,7 @@ impl Default for Solver {
             rolling_resistance: 0.0,
             special_colliders: false,
             previous_cache: Vec::new(),
+            warm: Vec::new(),
             joints: Vec::new(),
             joint_groups: Vec::new(),
             joint_places: Vec::new(),
@@ -302,22 +306,16 @@ impl Solver {
         // `solve` placed its constraints first: counted as placing, not solving.
         let placed = self.profile.solver_place - gathered;
         self.profile.solver_solve = clock.lap().saturating_sub(placed);
-        self.store_impulses(bodies, contacts, cache, touching, some_asleep);
-        for (&handle, &place) in joint_list.iter().zip(&self.joint_places) {
-            if place != NONE {
-                let joint = &mut joints[handle];
-                let constraint = &self.joints[place as usize];
-                // Held within what a snapshot accepts, so that every world a step makes
-                // restores (a hostile one's huge masses can push them past it).
-                joint.impulses = joint::within_limits(&constraint.impulses);
-                [joint.force, joint.torque] = constraint.reaction.map(|v| v.map(joint::bounded));
-            }
-        }
-        for (&handle, &slot) in handles.iter().zip(&self.slots) {
-            if slot != 0 {
-                body::finish(&mut bodies[handle], &self.states[slot as usize]);
-            }
-        }
+        self.store(
+            bodies,
+            handles,
+            joints,
+            joint_list,
+            contacts,
+            cache,
+            touching,
+            some_asleep,
+        );
         self.profile.solver_store = clock.lap();
     }
 

@@ -2,9 +2,10 @@
 //! group copied out of its batches, and which contacts touched.
 
 use super::lanes::Lane;
-use super::{Solver, contact, joint};
+use super::{NONE, Solver, body, contact, joint};
 use crate::body::{BodyHandle, RigidBody};
 use crate::contact::{CachedContact, CachedPoint, ContactPair};
+use crate::joint::{Joint, JointHandle};
 use crate::step::sleep::is_sleeping_pair;
 use arrayvec::ArrayVec;
 use collide::FeatureId;
@@ -12,9 +13,63 @@ use geom::{Real, Vector3};
 use slotmap::SlotMap;
 
 impl Solver {
-    /// The new persistent contact set, in pair order (pairs that carried no impulse have
-    /// nothing to warm start and are left out; pairs that sleep keep theirs, moved from last
-    /// step's set), and which contacts touched. Without `some_asleep` no pair sleeps.
+    /// Stage 5, after the substeps: the new persistent contact set and which contacts touched
+    /// ([`contact_set`]); each solved joint's impulses and reaction (`joint_list`, in handle
+    /// order) into it; each awake body's pose and velocities from its state (`handles`, the
+    /// step's dense set). The contact set is written on one thread while the joints and bodies
+    /// are on another: each stage reads what the solve left and writes its own.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn store(
+        &mut self,
+        bodies: &mut SlotMap<BodyHandle, RigidBody>,
+        handles: &[BodyHandle],
+        joints: &mut SlotMap<JointHandle, Joint>,
+        joint_list: &[JointHandle],
+        contacts: &[ContactPair],
+        cache: &mut Vec<CachedContact>,
+        touching: &mut Vec<bool>,
+        some_asleep: bool,
+    ) {
+        let mut previous = self.sleeping_entries(bodies, some_asleep);
+        let (pairs, results) = (&self.constraint_pairs, &self.results);
+        let mut contact_set =
+            || contact_set(pairs, results, contacts, &mut previous, cache, touching);
+        let mut write_back = || {
+            for (&handle, &place) in joint_list.iter().zip(&self.joint_places) {
+                if place != NONE {
+                    let joint = &mut joints[handle];
+                    let constraint = &self.joints[place as usize];
+                    // Held within what a snapshot accepts, so that every world a step makes
+                    // restores (a hostile one's huge masses can push them past it).
+                    joint.impulses = joint::within_limits(&constraint.impulses);
+                    [joint.force, joint.torque] =
+                        constraint.reaction.map(|v| v.map(joint::bounded));
+                }
+            }
+            for (&handle, &slot) in handles.iter().zip(&self.slots) {
+                if slot != 0 {
+                    body::finish(&mut bodies[handle], &self.states[slot as usize]);
+                }
+            }
+        };
+        #[cfg(feature = "parallel")]
+        if pairs.len() + handles.len() >= 2 * TOUCH_BLOCK && rayon::current_num_threads() > 1 {
+            rayon::join(contact_set, write_back);
+        } else {
+            contact_set();
+            write_back();
+        }
+        #[cfg(not(feature = "parallel"))]
+        {
+            contact_set();
+            write_back();
+        }
+        crate::plain::forget_all(&mut previous);
+        self.previous_cache = previous;
+    }
+
+    /// The contact set and which contacts touched when nothing moves: last step's set, less
+    /// the pairs that do not sleep (see [`Solver::store`]).
     pub(super) fn store_impulses(
         &mut self,
         bodies: &SlotMap<BodyHandle, RigidBody>,
@@ -23,60 +78,83 @@ impl Solver {
         touching: &mut Vec<bool>,
         some_asleep: bool,
     ) {
-        cache.clear();
-        touching.clear();
-        let touches = |pair: &ContactPair| pair.contact.points.iter().any(|p| p.depth >= 0.0);
-        #[cfg(feature = "parallel")]
-        if contacts.len() >= 2 * TOUCH_BLOCK && rayon::current_num_threads() > 1 {
-            use rayon::prelude::*;
-            let contacts = contacts.par_iter().with_min_len(TOUCH_BLOCK);
-            touching.par_extend(contacts.map(touches));
-        } else {
-            touching.extend(contacts.iter().map(touches));
-        }
-        #[cfg(not(feature = "parallel"))]
-        touching.extend(contacts.iter().map(touches));
-        let sleeping_pair = |a, b| match (bodies.get(a), bodies.get(b)) {
-            (Some(a), Some(b)) => is_sleeping_pair(a, b),
-            _ => false,
-        };
+        let mut previous = self.sleeping_entries(bodies, some_asleep);
+        contact_set(&[], &[], contacts, &mut previous, cache, touching);
+        self.previous_cache = previous;
+    }
+
+    /// Last step's contact set, kept for the pairs that sleep (both bodies asleep, or one
+    /// asleep and the other fixed): they keep their impulses for when they wake. Without
+    /// `some_asleep`, none.
+    fn sleeping_entries(
+        &mut self,
+        bodies: &SlotMap<BodyHandle, RigidBody>,
+        some_asleep: bool,
+    ) -> Vec<CachedContact> {
         let mut previous = std::mem::take(&mut self.previous_cache);
         if some_asleep {
-            previous.retain(|e| sleeping_pair(e.a, e.b));
+            previous.retain(|e| match (bodies.get(e.a), bodies.get(e.b)) {
+                (Some(a), Some(b)) => is_sleeping_pair(a, b),
+                _ => false,
+            });
         } else {
             crate::plain::forget_all(&mut previous);
         }
-        if self.constraint_pairs.is_empty() {
-            // Nothing solved (a world at rest, every body asleep): the new set is the sleeping
-            // pairs' entries, as they lie, without copying them one by one.
-            std::mem::swap(cache, &mut previous);
-            self.previous_cache = previous;
-            return;
-        }
-        let (pairs, results) = (&self.constraint_pairs, &self.results);
-        for (&k, result) in pairs.iter().zip(results) {
-            touching[k] |= result.pushed;
-        }
-        // The results lie in pair order, as the constraints do (`Impulses`).
-        let mut asleep = previous.iter().peekable();
-        for (&k, result) in pairs.iter().zip(results) {
-            if !result.pushed {
-                continue;
-            }
-            let entry = entry(&contacts[k], result);
-            while let Some(old) = asleep.next_if(|e| (e.a, e.b) < (entry.a, entry.b)) {
-                cache.push(old.clone());
-            }
-            cache.push(entry);
-        }
-        // Pairs that sleep keep their impulses for when they wake.
-        cache.extend(asleep.cloned());
-        crate::plain::forget_all(&mut previous);
-        self.previous_cache = previous;
+        previous
     }
 }
 
-/// Contacts per block when which touched is found on several threads.
+/// The new persistent contact set `cache`, in pair order, from the constraints (`pairs`, the
+/// index of each one's contact in `contacts`, and their `results`, in the same order): the
+/// pairs that carried no impulse have nothing to warm start and are left out; the entries of
+/// pairs that sleep, `asleep`, are merged in. Which contacts touched, into `touching`: those
+/// that overlap, and those the solver pushed apart. Without constraints (nothing moved), the
+/// set is `asleep`, swapped in as it lies.
+fn contact_set(
+    pairs: &[usize],
+    results: &[Impulses],
+    contacts: &[ContactPair],
+    asleep: &mut Vec<CachedContact>,
+    cache: &mut Vec<CachedContact>,
+    touching: &mut Vec<bool>,
+) {
+    cache.clear();
+    touching.clear();
+    let touches = |pair: &ContactPair| pair.contact.points.iter().any(|p| p.depth >= 0.0);
+    #[cfg(feature = "parallel")]
+    if contacts.len() >= 2 * TOUCH_BLOCK && rayon::current_num_threads() > 1 {
+        use rayon::prelude::*;
+        let contacts = contacts.par_iter().with_min_len(TOUCH_BLOCK);
+        touching.par_extend(contacts.map(touches));
+    } else {
+        touching.extend(contacts.iter().map(touches));
+    }
+    #[cfg(not(feature = "parallel"))]
+    touching.extend(contacts.iter().map(touches));
+    if pairs.is_empty() {
+        std::mem::swap(cache, asleep);
+        return;
+    }
+    for (&k, result) in pairs.iter().zip(results) {
+        touching[k] |= result.pushed;
+    }
+    // The results lie in pair order, as the constraints do (`Impulses`).
+    let mut old = asleep.iter().peekable();
+    for (&k, result) in pairs.iter().zip(results) {
+        if !result.pushed {
+            continue;
+        }
+        let entry = entry(&contacts[k], result);
+        while let Some(old) = old.next_if(|e| (e.a, e.b) < (entry.a, entry.b)) {
+            cache.push(old.clone());
+        }
+        cache.push(entry);
+    }
+    cache.extend(old.cloned());
+}
+
+/// Contacts per block when which touched is found on several threads; below twice as many
+/// constraints and bodies, the store runs on one thread.
 #[cfg(feature = "parallel")]
 const TOUCH_BLOCK: usize = 1024;
 
