@@ -92,6 +92,9 @@ pub(crate) struct Solver {
     grouping: Grouping,
     /// Per body (dense handle order), what its constraints read of it besides its state.
     surfaces: Vec<contact::Surface>,
+    /// Per body (as `surfaces`), what its joints' constraints are made from; empty when the
+    /// step has no joint.
+    joint_bodies: Vec<joint::JointBody>,
     /// Per body (as `surfaces`), its conveyor's velocity, world space; empty when no body of
     /// the step has one.
     conveyors: Vec<Vector3>,
@@ -152,6 +155,8 @@ pub(crate) struct Solver {
     joints: Vec<JointConstraint>,
     joint_groups: Vec<Range<usize>>,
     joint_places: Vec<u32>,
+    /// Per constraint of `joints`, what its levels read (`place::Link`).
+    joint_links: Vec<place::Link>,
     /// Per group, its joints in levels (`place::level_joints`): their indices from the group's
     /// first in level order, and the levels' starts in that order (each group's with a last
     /// entry, its count), each group's range of `joint_levels`; a buffer.
@@ -202,6 +207,7 @@ impl Default for Solver {
             grouping: Grouping::default(),
             surfaces: Vec::new(),
             conveyors: Vec::new(),
+            joint_bodies: Vec::new(),
             states: Vec::new(),
             slot_groups: Vec::new(),
             traits: Vec::new(),
@@ -227,6 +233,7 @@ impl Default for Solver {
             joints: Vec::new(),
             joint_groups: Vec::new(),
             joint_places: Vec::new(),
+            joint_links: Vec::new(),
             joint_order: Vec::new(),
             joint_levels: Vec::new(),
             joint_level_groups: Vec::new(),
@@ -283,7 +290,7 @@ impl Solver {
         self.rolling_resistance = config.solver.rolling_resistance;
         self.gather(bodies, handles, indices, joint_indices);
         let h = config.dt / config.solver.substeps.max(1) as Real;
-        self.place_joints(bodies, joints, joint_list, joint_indices, h);
+        self.place_joints(joints, joint_list, joint_indices, h);
         let gathered = clock.lap();
         self.profile.solver_place = gathered;
         match self.lanes_per_batch {
