@@ -16,8 +16,8 @@ impl Solver {
     /// Stage 5, after the substeps: the new persistent contact set and which contacts touched
     /// ([`contact_set`]); each solved joint's impulses and reaction (`joint_list`, in handle
     /// order) into it; each awake body's pose and velocities from its state (`handles`, the
-    /// step's dense set). The contact set is written on one thread while the joints and bodies
-    /// are on another: each stage reads what the solve left and writes its own.
+    /// step's dense set). The three are written side by side on rayon's threads: each reads what
+    /// the solve left and writes its own.
     #[allow(clippy::too_many_arguments)]
     pub(super) fn store(
         &mut self,
@@ -34,7 +34,7 @@ impl Solver {
         let (pairs, results) = (&self.constraint_pairs, &self.results);
         let mut contact_set =
             || contact_set(pairs, results, contacts, &mut previous, cache, touching);
-        let mut write_back = || {
+        let mut joints_back = || {
             for (&handle, &place) in joint_list.iter().zip(&self.joint_places) {
                 if place != NONE {
                     let joint = &mut joints[handle];
@@ -46,6 +46,8 @@ impl Solver {
                         constraint.reaction.map(|v| v.map(joint::bounded));
                 }
             }
+        };
+        let mut bodies_back = || {
             for (&handle, &slot) in handles.iter().zip(&self.slots) {
                 if slot != 0 {
                     body::finish(&mut bodies[handle], &self.states[slot as usize]);
@@ -53,16 +55,20 @@ impl Solver {
             }
         };
         #[cfg(feature = "parallel")]
-        if pairs.len() + handles.len() >= 2 * TOUCH_BLOCK && rayon::current_num_threads() > 1 {
-            rayon::join(contact_set, write_back);
+        if pairs.len() + joint_list.len() + handles.len() >= 2 * TOUCH_BLOCK
+            && rayon::current_num_threads() > 1
+        {
+            rayon::join(contact_set, || rayon::join(joints_back, bodies_back));
         } else {
             contact_set();
-            write_back();
+            joints_back();
+            bodies_back();
         }
         #[cfg(not(feature = "parallel"))]
         {
             contact_set();
-            write_back();
+            joints_back();
+            bodies_back();
         }
         crate::plain::forget_all(&mut previous);
         self.previous_cache = previous;
