@@ -881,28 +881,26 @@ impl World {
             (Some(a), Some(b)) => sleep::is_sleeping_pair(a, b),
             _ => false,
         };
-        let sleeping = self
-            .touching
-            .iter()
-            .filter(|&&(a, b)| sleeping_pair(a, b))
-            .copied();
         let mut now = std::mem::take(&mut self.touching_next);
         now.clear();
-        let mut sleeping = sleeping.peekable();
+        // Last step's touching pairs, merged with this step's contacts: a pair in both is
+        // listed once; one that was not tested this step still touches if it sleeps (looked
+        // up only then: most of a pile's pairs touch again).
+        let mut old = self.touching.iter().copied().peekable();
         for pair in self.contacts.iter().map(|c| (c.a, c.b)) {
             // A pair against a surface may have several manifolds, one after the other.
             if now.last() == Some(&pair) {
                 continue;
             }
-            while let Some(old) = sleeping.next_if(|&old| old < pair) {
-                now.push(old);
+            while let Some(untested) = old.next_if(|&old| old < pair) {
+                if sleeping_pair(untested.0, untested.1) {
+                    now.push(untested);
+                }
             }
-            // A pair both in this step's contacts and asleep (woken and put back to sleep in
-            // one step) is listed once.
-            sleeping.next_if(|&old| old == pair);
+            old.next_if(|&old| old == pair);
             now.push(pair);
         }
-        now.extend(sleeping);
+        now.extend(old.filter(|&(a, b)| sleeping_pair(a, b)));
         diff_events(&self.touching, &now, &mut self.events);
         self.touching_next = std::mem::replace(&mut self.touching, now);
     }
