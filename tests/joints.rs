@@ -786,3 +786,57 @@ fn joint_friction_stops_a_swing() {
         assert_eq!(speed < 0.01, stops, "friction {friction}: {speed} m/s");
     }
 }
+
+/// A joint inserted or removed between two steps acts from the next step on, also when the
+/// step's set of bodies stays the same (the joints' list is kept while nothing changes).
+#[test]
+fn a_joint_inserted_or_removed_between_steps_acts_from_the_next() {
+    let mut w = World::new(WorldConfig {
+        gravity: Vector3::zeros(),
+        sleep: SleepConfig {
+            enabled: false,
+            ..SleepConfig::default()
+        },
+        ..WorldConfig::default()
+    });
+    let a = ball(&mut w, Vector3::new(-1.0, 0.0, 0.0), 0.1);
+    let b = ball(&mut w, Vector3::new(1.0, 0.0, 0.0), 0.1);
+    // Drifting apart at 1 m/s each.
+    w.body_mut(a).unwrap().set_linvel(-Vector3::x()).unwrap();
+    w.body_mut(b).unwrap().set_linvel(Vector3::x()).unwrap();
+    let gap = |w: &World| {
+        w.body(b).unwrap().pose().translation.x - w.body(a).unwrap().pose().translation.x
+    };
+    w.step();
+    let before = gap(&w);
+    assert!(before > 2.0);
+    let rod = w
+        .insert_joint(JointDesc::distance(
+            a,
+            b,
+            Point3::new(-1.0, 0.0, 0.0),
+            Point3::new(1.0, 0.0, 0.0),
+        ))
+        .unwrap();
+    for _ in 0..60 {
+        w.step();
+    }
+    // Held at (about) the length it had when made: 2 m, not 2 + 2 m/s x 1 s.
+    assert!(
+        (gap(&w) - 2.0).abs() < 0.05,
+        "the new joint did not hold: {}",
+        gap(&w)
+    );
+    w.remove_joint(rod).unwrap();
+    w.body_mut(a).unwrap().set_linvel(-Vector3::x()).unwrap();
+    w.body_mut(b).unwrap().set_linvel(Vector3::x()).unwrap();
+    let held = gap(&w);
+    for _ in 0..60 {
+        w.step();
+    }
+    assert!(
+        gap(&w) > held + 1.5,
+        "the removed joint still held: {}",
+        gap(&w)
+    );
+}

@@ -80,6 +80,9 @@ pub struct World {
     /// order, and their bodies' dense indices (a step's buffers).
     joint_list: Vec<JointHandle>,
     joint_indices: Vec<(u32, u32)>,
+    /// The dense set `joint_list` was last made for (`None`: not since the joints changed):
+    /// the same set with the same joints gives the same list, kept rather than made again.
+    joints_indexed_for: Option<Vec<BodyHandle>>,
     /// Scratch of `index_joints`: the dense set's places by body slot.
     dense_places: Places,
     /// Which bodies a step visits (derived from the bodies, never saved).
@@ -141,6 +144,7 @@ impl World {
             attached: Vec::new(),
             joint_list: Vec::new(),
             joint_indices: Vec::new(),
+            joints_indexed_for: None,
             dense_places: Places::default(),
             active: Active::default(),
             collision: Collision::default(),
@@ -738,6 +742,7 @@ impl World {
     /// Rebuilds what is derived from the joints (see `joined`) after a restore or a removal of
     /// several.
     pub(crate) fn joints_changed(&mut self) {
+        self.joints_indexed_for = None;
         self.joined.clear();
         self.unconnected.clear();
         self.attached.clear();
@@ -758,6 +763,7 @@ impl World {
     /// Adds a joint's pair to what is derived from the joints (sorted lists that keep one entry
     /// per joint, so that removing one of two joints on a pair keeps the other's).
     pub(crate) fn link(&mut self, handle: JointHandle, joint: &Joint) {
+        self.joints_indexed_for = None;
         let [a, b] = joint.bodies;
         for entry in [(a, b, handle), (b, a, handle)] {
             let at = self.attached.partition_point(|e| *e <= entry);
@@ -774,6 +780,7 @@ impl World {
 
     /// Takes a removed joint's pair out of what is derived from the joints.
     pub(crate) fn unlink(&mut self, handle: JointHandle, joint: &Joint) {
+        self.joints_indexed_for = None;
         let [a, b] = joint.bodies;
         for entry in [(a, b, handle), (b, a, handle)] {
             if let Ok(at) = self.attached.binary_search(&entry) {
@@ -799,6 +806,13 @@ impl World {
     /// `attached` (sleeping jointed bodies cost nothing); otherwise every joint is looked at.
     fn index_joints(&mut self) {
         let handles = &self.collision.handles;
+        if self.joints_indexed_for.as_ref() == Some(handles) {
+            return;
+        }
+        let mut indexed_for = self.joints_indexed_for.take().unwrap_or_default();
+        indexed_for.clear();
+        indexed_for.extend_from_slice(handles);
+        self.joints_indexed_for = Some(indexed_for);
         let index = |h: BodyHandle| handles.binary_search(&h).ok().map(|i| i as u32);
         self.joint_list.clear();
         self.joint_indices.clear();
