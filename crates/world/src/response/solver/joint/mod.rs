@@ -301,6 +301,23 @@ impl JointConstraint {
 
     /// The force and torque on `b` of the impulses accumulated over the last substep of `h`.
     pub(crate) fn reaction_of(&mut self, states: &mut [SolverBody], h: Real) -> [Vector3; 2] {
+        if !self.turns {
+            // A plain ball and socket's pass sums its anchor impulse into the force and
+            // nothing into the torque, and lets go where the bodies' velocities are not
+            // finite (`commit`): the same, without the pass's machinery.
+            let [a, b] = self.slots.map(|s| &states[s as usize]);
+            if !(a.linvel + a.angvel + b.linvel + b.angvel)
+                .sum()
+                .is_finite()
+            {
+                self.impulses = JointImpulses::default();
+                return [Vector3::zeros() / h; 2];
+            }
+            return [
+                (Vector3::zeros() + self.impulses.linear) / h,
+                Vector3::zeros() / h,
+            ];
+        }
         let mut bodies = Owned {
             states,
             jointed: &mut [],
