@@ -416,6 +416,56 @@ fn a_joint_breaks_on_the_step_its_force_exceeds_its_threshold_and_is_reported_on
     assert!(world.body(breaks.1).unwrap().linvel().y < -5.0);
 }
 
+/// A world restored from a snapshot, and one whose other joints were removed, still break
+/// their joints past the threshold (a step looks for broken joints only while some joint has
+/// a threshold: the count must follow inserts, removals and restores).
+#[test]
+fn a_restored_world_breaks_its_joints_and_a_removal_leaves_the_others_breakable() {
+    let build = || {
+        let mut world = world();
+        let top = Vector3::new(0.0, 5.0, 0.0);
+        let fixed = anchor(&mut world, top);
+        let ball = world
+            .insert(
+                BodyDesc::dynamic()
+                    .ball(0.1)
+                    .mass(20.0)
+                    .position(top - Vector3::y()),
+            )
+            .unwrap();
+        let plain = world
+            .insert_joint(JointDesc::spherical(fixed, ball, top.into()))
+            .unwrap();
+        let breaking = world
+            .insert_joint(JointDesc::spherical(fixed, ball, top.into()).break_force(50.0))
+            .unwrap();
+        (world, plain, breaking)
+    };
+    let broke = |world: &mut World, joint: JointHandle| {
+        (0..30).any(|_| {
+            world.step();
+            world
+                .joint_events()
+                .iter()
+                .any(|e| matches!(e, JointEvent::Broken { joint: j, .. } if *j == joint))
+        })
+    };
+    // Restored before its first step.
+    let (world, _, breaking) = build();
+    let mut restored = World::from_bytes(&world.to_bytes().unwrap()).unwrap();
+    assert!(
+        broke(&mut restored, breaking),
+        "the restored joint did not break"
+    );
+    // The other joint removed first: the breaking one alone carries the 196 N.
+    let (mut world, plain, breaking) = build();
+    world.remove_joint(plain).unwrap();
+    assert!(
+        broke(&mut world, breaking),
+        "the remaining joint did not break"
+    );
+}
+
 #[test]
 fn jointed_bodies_do_not_collide_unless_asked() {
     for collide in [false, true] {

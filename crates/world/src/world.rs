@@ -83,6 +83,9 @@ pub struct World {
     /// The dense set `joint_list` was last made for (`None`: not since the joints changed):
     /// the same set with the same joints gives the same list, kept rather than made again.
     joints_indexed_for: Option<Vec<BodyHandle>>,
+    /// How many joints have a break force or torque (set when a joint is made, never after):
+    /// without one, no step looks for broken joints.
+    breakable: usize,
     /// Scratch of `index_joints`: the dense set's places by body slot.
     dense_places: Places,
     /// Which bodies a step visits (derived from the bodies, never saved).
@@ -145,6 +148,7 @@ impl World {
             joint_list: Vec::new(),
             joint_indices: Vec::new(),
             joints_indexed_for: None,
+            breakable: 0,
             dense_places: Places::default(),
             active: Active::default(),
             collision: Collision::default(),
@@ -743,6 +747,7 @@ impl World {
     /// several.
     pub(crate) fn joints_changed(&mut self) {
         self.joints_indexed_for = None;
+        self.breakable = self.joints.values().filter(|j| j.breakable()).count();
         self.joined.clear();
         self.unconnected.clear();
         self.attached.clear();
@@ -764,6 +769,7 @@ impl World {
     /// per joint, so that removing one of two joints on a pair keeps the other's).
     pub(crate) fn link(&mut self, handle: JointHandle, joint: &Joint) {
         self.joints_indexed_for = None;
+        self.breakable += usize::from(joint.breakable());
         let [a, b] = joint.bodies;
         for entry in [(a, b, handle), (b, a, handle)] {
             let at = self.attached.partition_point(|e| *e <= entry);
@@ -781,6 +787,7 @@ impl World {
     /// Takes a removed joint's pair out of what is derived from the joints.
     pub(crate) fn unlink(&mut self, handle: JointHandle, joint: &Joint) {
         self.joints_indexed_for = None;
+        self.breakable -= usize::from(joint.breakable());
         let [a, b] = joint.bodies;
         for entry in [(a, b, handle), (b, a, handle)] {
             if let Ok(at) = self.attached.binary_search(&entry) {
@@ -868,6 +875,9 @@ impl World {
     /// Only the joints of this step's dense set are looked at: another's force has not changed
     /// since it was last solved (and looked at).
     fn break_joints(&mut self) {
+        if self.breakable == 0 {
+            return;
+        }
         let broken = |j: &Joint| {
             j.break_force.is_some_and(|f| j.force.norm() > f)
                 || j.break_torque.is_some_and(|t| j.torque.norm() > t)

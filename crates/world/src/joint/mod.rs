@@ -196,6 +196,11 @@ impl Joint {
         self.collide_connected
     }
 
+    /// Whether it has a break force or torque.
+    pub(crate) fn breakable(&self) -> bool {
+        self.break_force.is_some() || self.break_torque.is_some()
+    }
+
     /// The force (N) above which the joint breaks, if any.
     pub fn break_force(&self) -> Option<Real> {
         self.break_force
