@@ -304,15 +304,33 @@ impl Steps<'_> {
                     contact::restitution(c, b, threshold)
                 });
                 if has_joints {
-                    member.alone(|| {
-                        // SAFETY: a stage of one block.
-                        let (joints, states, balls) =
-                            unsafe { (joints.all(), states.all(), balls.all()) };
-                        for batch in balls.iter() {
-                            batch.copy_back(joints);
+                    // Each joint's impulses from its batch (every plain ball and socket is in
+                    // one) and its reaction, in blocks of batches and of the other joints.
+                    let h = self.h;
+                    member.stage(ball_blocks + count.div_ceil(JOINT_BLOCK), |b| {
+                        // SAFETY: nobody writes the states.
+                        let states = unsafe { states.as_slice() };
+                        if b < ball_blocks {
+                            let range =
+                                b * ball_block..(b * ball_block + ball_block).min(balls.len());
+                            // SAFETY: the block's own batches (read).
+                            for batch in unsafe { balls.slice(range) } {
+                                for (k, let_go, impulse) in batch.results() {
+                                    // SAFETY: a joint is in one batch, and its batch in one
+                                    // block.
+                                    let joint = unsafe { joints.get_mut(k) };
+                                    joint.take_ball(let_go, impulse);
+                                    joint.reaction = joint.ball_reaction(states, h);
+                                }
+                            }
+                            return;
                         }
-                        for joint in joints.iter_mut() {
-                            joint.reaction = joint.reaction_of(states, self.h);
+                        let b = b - ball_blocks;
+                        let block = b * JOINT_BLOCK..(b * JOINT_BLOCK + JOINT_BLOCK).min(count);
+                        for &k in &loose[block] {
+                            // SAFETY: the block's own joints.
+                            let joint = unsafe { joints.get_mut(k as usize) };
+                            joint.reaction = joint.reaction_of(states, h);
                         }
                     });
                 }

@@ -13,10 +13,9 @@
 //! A batch is filled from its joints' constraints once per step (their arms, masses and
 //! impulses as `JointConstraint::make` wrote them) and keeps its lanes' anchors and effective
 //! mass through the substeps (made and refreshed here, in lanes); its impulses are copied back
-//! at the end of the step (`copy_back`), where the reaction and the store read them.
+//! at the end of the step (`results`), where the reaction and the store read them.
 
 use super::{JointBodies, JointConstraint};
-use crate::joint::JointImpulses;
 use crate::response::solver::algebra::{Quaternions, cross_matrix, inverse, neg, rotate};
 use crate::response::solver::body::SolverBody;
 use crate::response::solver::lanes::{Lane, M3, V3, mul3, mul33};
@@ -180,15 +179,16 @@ impl<L: Lane> BallBatch<L> {
         self.delta_center.set_lane(lane, &delta_center);
     }
 
-    /// Its joints' impulses back into their constraints (`joints`, the group's).
-    pub(crate) fn copy_back(&self, joints: &mut [JointConstraint]) {
-        for lane in 0..self.len {
-            let joint = &mut joints[self.joints.as_ref()[lane] as usize];
-            if self.reset & (1 << lane) != 0 {
-                joint.impulses = JointImpulses::default();
-            }
-            joint.impulses.linear = self.impulse.lane(lane);
-        }
+    /// Per lane in use: its joint's index among its group's constraints, whether the joint let
+    /// go this step, and its accumulated impulse (`JointConstraint::take_ball` takes them).
+    pub(crate) fn results(&self) -> impl Iterator<Item = (usize, bool, Vector3)> + '_ {
+        (0..self.len).map(|lane| {
+            (
+                self.joints.as_ref()[lane] as usize,
+                self.reset & (1 << lane) != 0,
+                self.impulse.lane(lane),
+            )
+        })
     }
 
     /// One pass over the batch's joints (`Motion::point` and `Motion::push_point`): the warm start

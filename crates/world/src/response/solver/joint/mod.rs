@@ -299,29 +299,43 @@ impl JointConstraint {
         true
     }
 
-    /// The force and torque on `b` of the impulses accumulated over the last substep of `h`.
-    pub(crate) fn reaction_of(&mut self, states: &mut [SolverBody], h: Real) -> [Vector3; 2] {
-        if !self.turns {
-            // A plain ball and socket's pass sums its anchor impulse into the force and
-            // nothing into the torque, and lets go where the bodies' velocities are not
-            // finite (`commit`): the same, without the pass's machinery.
-            let [a, b] = self.slots.map(|s| &states[s as usize]);
-            if !(a.linvel + a.angvel + b.linvel + b.angvel)
-                .sum()
-                .is_finite()
-            {
-                self.impulses = JointImpulses::default();
-                return [Vector3::zeros() / h; 2];
-            }
-            return [
-                (Vector3::zeros() + self.impulses.linear) / h,
-                Vector3::zeros() / h,
-            ];
+    /// [`JointConstraint::reaction_of`] for a plain ball and socket, whose pass sums its
+    /// anchor impulse into the force and nothing into the torque, and lets go where its
+    /// bodies' velocities are not finite (`commit`): the same, without the pass's machinery.
+    #[inline]
+    pub(crate) fn ball_reaction(&mut self, states: &[SolverBody], h: Real) -> [Vector3; 2] {
+        debug_assert!(!self.turns);
+        let [a, b] = self.slots.map(|s| &states[s as usize]);
+        if !(a.linvel + a.angvel + b.linvel + b.angvel)
+            .sum()
+            .is_finite()
+        {
+            self.impulses = JointImpulses::default();
+            return [Vector3::zeros() / h; 2];
         }
-        let mut bodies = Owned {
-            states,
-            jointed: &mut [],
-        };
+        [
+            (Vector3::zeros() + self.impulses.linear) / h,
+            Vector3::zeros() / h,
+        ]
+    }
+
+    /// A plain ball and socket's results from its batch (`BallBatch::results`): its impulse,
+    /// after its other impulses were cleared if it let go.
+    #[inline]
+    pub(crate) fn take_ball(&mut self, let_go: bool, impulse: Vector3) {
+        if let_go {
+            self.impulses = JointImpulses::default();
+        }
+        self.impulses.linear = impulse;
+    }
+
+    /// The force and torque on `b` of the impulses accumulated over the last substep of `h`,
+    /// from its group's `states` (read, not written).
+    pub(crate) fn reaction_of(&mut self, states: &[SolverBody], h: Real) -> [Vector3; 2] {
+        if !self.turns {
+            return self.ball_reaction(states, h);
+        }
+        let mut bodies = Reading(states);
         let (force, torque) = self.pass(&mut bodies, Pass::Reaction);
         [force / h, torque / h]
     }
@@ -366,6 +380,20 @@ pub(crate) trait JointBodies {
         let state = self.state(slot);
         let change = [linvel - state.linvel, angvel - state.angvel];
         self.set_changed(slot, linvel, angvel, change);
+    }
+}
+
+/// The group's states, read by a pass that writes no body (the reaction's).
+struct Reading<'a>(&'a [SolverBody]);
+
+impl JointBodies for Reading<'_> {
+    #[inline(always)]
+    fn state(&self, slot: usize) -> &SolverBody {
+        &self.0[slot]
+    }
+
+    fn set_changed(&mut self, _: usize, _: Vector3, _: Vector3, _: [Vector3; 2]) {
+        unreachable!("the reaction's pass writes no body");
     }
 }
 
