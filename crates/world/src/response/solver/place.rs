@@ -18,8 +18,8 @@ use slotmap::SlotMap;
 /// How many bodies ahead the gather asks for.
 const AHEAD: usize = 8;
 
-/// Contacts (or bodies) under which a step's place runs its parts one after the other rather
-/// than on two threads at once (twice this), or in blocks (of this).
+/// Under twice this many contacts, the place colours them and matches them to last step's
+/// contact set one after the other rather than on two threads at once.
 #[cfg(feature = "parallel")]
 const SIDE_BY_SIDE: usize = 1024;
 
@@ -172,7 +172,7 @@ impl Solver {
             let first = self.groups[group].start;
             made.extend(order[range.clone()].iter().map(|&index| (index, first)));
         }
-        let (slots, states, frames) = (&self.slots, &self.states, &self.joint_bodies);
+        let (slots, states, gathered) = (&self.slots, &self.states, &self.joint_bodies);
         // Each constraint from its own joint and bodies, made in its place of the list (which
         // keeps its places from step to step): the same on any thread.
         let make = |(constraint, link): (&mut JointConstraint, &mut Link),
@@ -182,7 +182,7 @@ impl Solver {
             let slots = [slots[i as usize], slots[j as usize]];
             let local = slots.map(|s| s.saturating_sub(first));
             let own = slots.map(|s| s != 0);
-            let pair = [&frames[i as usize], &frames[j as usize]];
+            let pair = [&gathered[i as usize], &gathered[j as usize]];
             let states = slots.map(|s| &states[s as usize]);
             constraint.make(joint, pair, states, local, own, h);
             *link = Link::of(constraint);
