@@ -6,8 +6,8 @@
 //! 15,000 contacts that was 0.06 to 0.13 ms a step for the contacts, and 0.1 ms for the
 //! contact set, a fifth of the store.
 //!
-//! The workspace denies `unsafe`; this module is allowed it for the one `set_len` below, whose
-//! soundness rests on [`OwnsNothing`].
+//! The workspace denies `unsafe`; this module is allowed it for the one `set_len` below, sound
+//! for any element type (forgetting is safe); [`OwnsNothing`] keeps it from leaking.
 
 #![allow(unsafe_code)]
 

@@ -6,7 +6,7 @@ use super::body::{self, SolverBody};
 use super::color::Coloring;
 use super::joint::{JointBody, JointConstraint};
 use super::lanes::Lane;
-use super::schedule::Batches;
+use super::schedule::{self, Batches};
 use super::{NONE, Solver, contact, group};
 use crate::body::{BodyHandle, BodyKind, RigidBody};
 use crate::contact::{CachedContact, ContactPair};
@@ -20,7 +20,6 @@ const AHEAD: usize = 8;
 
 /// Under twice this many contacts, the place colours them and matches them to last step's
 /// contact set one after the other rather than on two threads at once.
-#[cfg(feature = "parallel")]
 const SIDE_BY_SIDE: usize = 1024;
 
 /// Joints per block handed to a thread when their constraints are made.
@@ -294,20 +293,11 @@ impl Solver {
             coloring: &mut self.coloring,
             pairs: &mut self.constraint_pairs,
         };
-        let colour = || coloured.run(contacts, indices, self.groups.len());
-        let mut find = || warm_starts(contacts, previous, warm);
-        #[cfg(feature = "parallel")]
-        if contacts.len() >= 2 * SIDE_BY_SIDE && rayon::current_num_threads() > 1 {
-            rayon::join(colour, find);
-        } else {
-            colour();
-            find();
-        }
-        #[cfg(not(feature = "parallel"))]
-        {
-            colour();
-            find();
-        }
+        schedule::side_by_side(
+            contacts.len() >= 2 * SIDE_BY_SIDE,
+            || coloured.run(contacts, indices, self.groups.len()),
+            || warm_starts(contacts, previous, warm),
+        );
         batches.layout(&self.coloring);
         let lanes = batches.count() * L::WIDTH;
         self.members.clear();

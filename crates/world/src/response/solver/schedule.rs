@@ -269,3 +269,17 @@ pub(crate) fn on_worker(contacts: usize, work: impl FnOnce() + Send) {
     let _ = contacts;
     work();
 }
+
+/// Runs `a` and `b`, which read what the stage before left and write their own, on two of
+/// rayon's threads at once when `worth` it (work enough to share) and the pool has several;
+/// one after the other otherwise.
+pub(crate) fn side_by_side(worth: bool, a: impl FnOnce() + Send, b: impl FnOnce() + Send) {
+    #[cfg(feature = "parallel")]
+    if worth && rayon::current_num_threads() > 1 {
+        rayon::join(a, b);
+        return;
+    }
+    let _ = worth;
+    a();
+    b();
+}

@@ -2,7 +2,7 @@
 //! group copied out of its batches, and which contacts touched.
 
 use super::lanes::Lane;
-use super::{NONE, Solver, body, contact, joint};
+use super::{NONE, Solver, body, contact, joint, schedule};
 use crate::body::{BodyHandle, RigidBody};
 use crate::contact::{CachedContact, CachedPoint, ContactPair};
 use crate::joint::{Joint, JointHandle};
@@ -32,9 +32,8 @@ impl Solver {
     ) {
         let mut previous = self.sleeping_entries(bodies, some_asleep);
         let (pairs, results) = (&self.constraint_pairs, &self.results);
-        let mut contact_set =
-            || contact_set(pairs, results, contacts, &mut previous, cache, touching);
-        let mut joints_back = || {
+        let contact_set = || contact_set(pairs, results, contacts, &mut previous, cache, touching);
+        let joints_back = || {
             for (&handle, &place) in joint_list.iter().zip(&self.joint_places) {
                 if place != NONE {
                     let joint = &mut joints[handle];
@@ -47,29 +46,16 @@ impl Solver {
                 }
             }
         };
-        let mut bodies_back = || {
+        let bodies_back = || {
             for (&handle, &slot) in handles.iter().zip(&self.slots) {
                 if slot != 0 {
                     body::finish(&mut bodies[handle], &self.states[slot as usize]);
                 }
             }
         };
-        #[cfg(feature = "parallel")]
-        if pairs.len() + joint_list.len() + handles.len() >= 2 * TOUCH_BLOCK
-            && rayon::current_num_threads() > 1
-        {
-            rayon::join(contact_set, || rayon::join(joints_back, bodies_back));
-        } else {
-            contact_set();
-            joints_back();
-            bodies_back();
-        }
-        #[cfg(not(feature = "parallel"))]
-        {
-            contact_set();
-            joints_back();
-            bodies_back();
-        }
+        let worth = pairs.len() + joint_list.len() + handles.len() >= 2 * TOUCH_BLOCK;
+        let back = || schedule::side_by_side(worth, joints_back, bodies_back);
+        schedule::side_by_side(worth, contact_set, back);
         crate::plain::forget_all(&mut previous);
         self.previous_cache = previous;
     }
@@ -161,7 +147,6 @@ fn contact_set(
 
 /// Contacts per block when which touched is found on several threads; below twice as many
 /// constraints and bodies, the store runs on one thread.
-#[cfg(feature = "parallel")]
 const TOUCH_BLOCK: usize = 1024;
 
 /// The contact set's entry for `pair`, from its constraint's `result`.

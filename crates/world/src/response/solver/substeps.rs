@@ -10,7 +10,7 @@ use super::NONE;
 use super::body::{Integration, SolverBody, integrate_positions, integrate_velocities};
 use super::contact::{self, Gather, SolveSettings};
 use super::crew::{self, Member};
-use super::joint::{self, JointBodies, JointConstraint, Owned, Pass};
+use super::joint::{self, BallBatch, JointBodies, JointConstraint, Owned, Pass};
 use super::lanes::Lane;
 use super::schedule::{BLOCK, GroupPlan, Pool};
 use super::shared::Shared;
@@ -205,24 +205,43 @@ impl Steps<'_> {
             // The joints' anchors and effective masses as the bodies are now: the batches',
             // then the others'.
             let count = loose.len();
-            let refresh = |member: &mut Member<'_>| {
-                member.stage(ball_blocks + count.div_ceil(JOINT_BLOCK), |b| {
-                    // SAFETY: nobody writes the states.
-                    let states = unsafe { states.as_slice() };
-                    if b < ball_blocks {
-                        let range = b * ball_block..(b * ball_block + ball_block).min(balls.len());
-                        // SAFETY: the block's own batches.
-                        for batch in unsafe { balls.slice(range) } {
-                            batch.refresh(states);
+            // Each batch of balls, then each other joint (by index), in blocks (of batches,
+            // then of joints) shared by the crew: `ball` and `other` are given the states,
+            // which every block reads and none writes, and only their block's batches and
+            // joints.
+            let each_joint =
+                |member: &mut Member<'_>,
+                 ball: &(dyn Fn(&mut BallBatch<L>, &[SolverBody]) + Sync),
+                 other: &(dyn Fn(usize, &[SolverBody]) + Sync)| {
+                    member.stage(ball_blocks + count.div_ceil(JOINT_BLOCK), |b| {
+                        // SAFETY: nobody writes the states.
+                        let states = unsafe { states.as_slice() };
+                        if b < ball_blocks {
+                            let range =
+                                b * ball_block..(b * ball_block + ball_block).min(balls.len());
+                            // SAFETY: the block's own batches.
+                            for batch in unsafe { balls.slice(range) } {
+                                ball(batch, states);
+                            }
+                            return;
                         }
-                        return;
-                    }
-                    let b = b - ball_blocks;
-                    for &k in &loose[b * JOINT_BLOCK..(b * JOINT_BLOCK + JOINT_BLOCK).min(count)] {
-                        // SAFETY: the block's own joints.
-                        unsafe { joints.get_mut(k as usize) }.refresh_from(states);
-                    }
-                });
+                        let b = b - ball_blocks;
+                        for &k in
+                            &loose[b * JOINT_BLOCK..(b * JOINT_BLOCK + JOINT_BLOCK).min(count)]
+                        {
+                            other(k as usize, states);
+                        }
+                    });
+                };
+            let refresh = |member: &mut Member<'_>| {
+                each_joint(
+                    member,
+                    &|batch, states| batch.refresh(states),
+                    &|k, states| {
+                        // SAFETY: its block's own joint.
+                        unsafe { joints.get_mut(k) }.refresh_from(states);
+                    },
+                );
             };
             let program = |member: &mut Member<'_>| {
                 batches.each(member, |k, batch| {
@@ -305,33 +324,20 @@ impl Steps<'_> {
                 });
                 if has_joints {
                     // Each joint's impulses from its batch (every plain ball and socket is in
-                    // one) and its reaction, in blocks of batches and of the other joints.
+                    // one) and its reaction.
                     let h = self.h;
-                    member.stage(ball_blocks + count.div_ceil(JOINT_BLOCK), |b| {
-                        // SAFETY: nobody writes the states.
-                        let states = unsafe { states.as_slice() };
-                        if b < ball_blocks {
-                            let range =
-                                b * ball_block..(b * ball_block + ball_block).min(balls.len());
-                            // SAFETY: the block's own batches (read).
-                            for batch in unsafe { balls.slice(range) } {
-                                for (k, let_go, impulse) in batch.results() {
-                                    // SAFETY: a joint is in one batch, and its batch in one
-                                    // block.
-                                    let joint = unsafe { joints.get_mut(k) };
-                                    joint.take_ball(let_go, impulse);
-                                    joint.reaction = joint.ball_reaction(states, h);
-                                }
-                            }
-                            return;
+                    let ball = |batch: &mut BallBatch<L>, states: &[SolverBody]| {
+                        for (k, let_go, impulse) in batch.results() {
+                            // SAFETY: a joint is in one batch, and its batch in one block.
+                            let joint = unsafe { joints.get_mut(k) };
+                            joint.take_ball(let_go, impulse);
+                            joint.reaction = joint.ball_reaction(states, h);
                         }
-                        let b = b - ball_blocks;
-                        let block = b * JOINT_BLOCK..(b * JOINT_BLOCK + JOINT_BLOCK).min(count);
-                        for &k in &loose[block] {
-                            // SAFETY: the block's own joints.
-                            let joint = unsafe { joints.get_mut(k as usize) };
-                            joint.reaction = joint.reaction_of(states, h);
-                        }
+                    };
+                    each_joint(member, &ball, &|k, states| {
+                        // SAFETY: its block's own joint.
+                        let joint = unsafe { joints.get_mut(k) };
+                        joint.reaction = joint.reaction_of(states, h);
                     });
                 }
                 batches.each(member, |k, batch| {

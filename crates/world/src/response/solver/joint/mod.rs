@@ -20,7 +20,7 @@ use super::body::SolverBody;
 use super::soft::Softness;
 use crate::body::RigidBody;
 use crate::joint::{Joint, JointImpulses, JointKind, Spring};
-pub(crate) use balls::BallBatches;
+pub(crate) use balls::{BallBatch, BallBatches};
 use geom::{Matrix3, Point3, Real, UnitQuaternion, Vector3};
 pub(crate) use kinds::Pass;
 use kinds::{Coefficients, Geometry, Rows};
@@ -299,9 +299,9 @@ impl JointConstraint {
         true
     }
 
-    /// [`JointConstraint::reaction_of`] for a plain ball and socket, whose pass sums its
-    /// anchor impulse into the force and nothing into the torque, and lets go where its
-    /// bodies' velocities are not finite (`commit`): the same, without the pass's machinery.
+    /// A plain ball and socket's reaction (as [`JointConstraint::reaction_of`]): its pass
+    /// would sum its anchor impulse into the force and nothing into the torque, and let go
+    /// where its bodies' velocities are not finite (`commit`); the same, without the pass.
     #[inline]
     pub(crate) fn ball_reaction(&mut self, states: &[SolverBody], h: Real) -> [Vector3; 2] {
         debug_assert!(!self.turns);
@@ -330,11 +330,10 @@ impl JointConstraint {
     }
 
     /// The force and torque on `b` of the impulses accumulated over the last substep of `h`,
-    /// from its group's `states` (read, not written).
+    /// from its group's `states` (read, not written): a joint that turns (a plain ball and
+    /// socket's is its batch's, [`JointConstraint::ball_reaction`]).
     pub(crate) fn reaction_of(&mut self, states: &[SolverBody], h: Real) -> [Vector3; 2] {
-        if !self.turns {
-            return self.ball_reaction(states, h);
-        }
+        debug_assert!(self.turns);
         let mut bodies = Reading(states);
         let (force, torque) = self.pass(&mut bodies, Pass::Reaction);
         [force / h, torque / h]
