@@ -32,6 +32,33 @@ const PAIR_BLOCK: usize = 256;
 /// ([`Collision::test_block_within`]).
 const PAIR_WINDOW: usize = 64;
 
+/// Up to this many bodies woken after the narrow phase, [`Collision::test_woken`] compares
+/// their boxes with every box of the dense set rather than sweep them all again (a sweep costs
+/// a few hundred nanoseconds a box, a comparison one or two).
+const FEW_WOKEN: usize = 64;
+
+/// Every pair `(i, j)`, `i < j`, of boxes that intersect with `flagged[i]` or `flagged[j]`,
+/// sorted, into `pairs`: the pairs of [`RowSweep::pairs_of`] with a flagged box (it reports
+/// exactly the pairs whose boxes `intersects`, NaN or inverted boxes too), each flagged box
+/// compared with every box. `boxes(k)` is box `k` of `flagged.len()`.
+fn pairs_with_flagged(
+    boxes: impl Fn(usize) -> Aabb,
+    flagged: &[bool],
+    pairs: &mut Vec<(u32, u32)>,
+) {
+    pairs.clear();
+    for (w, _) in flagged.iter().enumerate().filter(|&(_, &f)| f) {
+        let aabb = boxes(w);
+        for (j, &other_flagged) in flagged.iter().enumerate() {
+            // A pair of two flagged boxes is found from its lower one only.
+            if j != w && !(other_flagged && j < w) && aabb.intersects(&boxes(j)) {
+                pairs.push((w.min(j) as u32, w.max(j) as u32));
+            }
+        }
+    }
+    pairs.sort_unstable();
+}
+
 /// Drops from `pairs` those in `skipped` (both sorted: one merge walk).
 fn skip(pairs: &mut Vec<(u32, u32)>, skipped: &[(u32, u32)]) {
     if skipped.is_empty() {
@@ -763,11 +790,11 @@ impl Collision {
                 .enumerate()
                 .map(|(i, &h)| self.flags[i].asleep && !bodies[h].sleep.asleep),
         );
-        // Waking is rare (an event, not a state): all pairs of the dense set are swept again,
-        // and those that were not tested and now are (a woken body moves) are tested.
-        let boxes: Vec<Aabb> = self.dense.iter().map(|e| e.aabb).collect();
-        let mut pairs = Vec::new();
-        self.broad.pairs_of(&boxes, &mut pairs);
+        // The pairs that were not tested and now are (a woken body moves). `tested` reads only
+        // its two bodies' flags, and only the woken ones' change: each such pair holds a woken
+        // body, so a few woken bodies' boxes are compared with every box of the dense set;
+        // many, and all pairs of the dense set are swept again.
+        let mut pairs = self.overlapping_woken(&flags);
         pairs.retain(|&(i, j)| !self.tested(i as usize, j as usize));
         for (i, &w) in flags.iter().enumerate() {
             if w {
@@ -808,6 +835,19 @@ impl Collision {
             contacts.push(p);
             self.contact_indices.push(k);
         }
+    }
+
+    /// The overlapping pairs of the dense set with a body flagged in `woken` (sorted, lower
+    /// index first, each once): every overlapping pair when more than [`FEW_WOKEN`] are.
+    fn overlapping_woken(&mut self, woken: &[bool]) -> Vec<(u32, u32)> {
+        let mut pairs = Vec::new();
+        if woken.iter().filter(|&&w| w).count() > FEW_WOKEN {
+            let boxes: Vec<Aabb> = self.dense.iter().map(|e| e.aabb).collect();
+            self.broad.pairs_of(&boxes, &mut pairs);
+        } else {
+            pairs_with_flagged(|k| self.dense[k].aabb, woken, &mut pairs);
+        }
+        pairs
     }
 
     /// Seed 004's staged filter on each pair of `pairs`; with a margin, each pair's margin is
@@ -1270,6 +1310,46 @@ mod tests {
         draft.order.pop();
         draft.apply(&mut kept, &mut Vec::new());
         assert_eq!(kept, before[..1]);
+    }
+
+    #[test]
+    fn the_pairs_with_a_flagged_box_are_the_broad_phases_pairs_with_one() {
+        // Boxes scattered by a fixed LCG, some of them NaN, infinite or inverted, and a few
+        // flagged: the same pairs as the sweep's that hold a flagged box.
+        let mut seed = 12345_u32;
+        let mut next = || {
+            seed = seed.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+            (seed >> 8) as Real / (1 << 24) as Real
+        };
+        let mut boxes = Vec::new();
+        for k in 0..600 {
+            let mins = Vector3::new(next(), next(), next()) * 10.0;
+            let size = Vector3::new(next(), next(), next()) * 1.5;
+            let mut aabb = Aabb::new(mins.into(), (mins + size).into());
+            match k % 97 {
+                0 => aabb.mins.x = Real::NAN,
+                1 => aabb.maxs.y = Real::INFINITY,
+                2 => std::mem::swap(&mut aabb.mins, &mut aabb.maxs),
+                _ => {}
+            }
+            boxes.push(aabb);
+        }
+        let mut all = Vec::new();
+        RowSweep::new().pairs_of(&boxes, &mut all);
+        for flagged_every in [1, 7, 50, 601] {
+            let flagged: Vec<bool> = (0..boxes.len())
+                .map(|k| k % flagged_every < 1 || k == 300)
+                .collect();
+            let mut pairs = vec![(7, 7)];
+            pairs_with_flagged(|k| boxes[k], &flagged, &mut pairs);
+            let expected: Vec<(u32, u32)> = all
+                .iter()
+                .copied()
+                .filter(|&(i, j)| flagged[i as usize] || flagged[j as usize])
+                .collect();
+            assert!(!expected.is_empty());
+            assert_eq!(pairs, expected, "flagged every {flagged_every}");
+        }
     }
 
     #[cfg(feature = "parallel")]
