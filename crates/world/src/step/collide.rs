@@ -9,9 +9,9 @@
 //! carried with the bodies (`KeptContact`), and skips the narrow phase.
 
 use super::active::{Active, Places, slot_of};
-use super::merge_sorted;
 use super::seams;
 use super::sleep::is_awake_movable;
+use super::{merge_from_back, merge_sorted};
 use crate::body::{BodyHandle, BodyKind, ColliderFlags, RigidBody};
 use crate::contact::{CachedAxis, ContactPair, KeptContact};
 use crate::joint::JointHandle;
@@ -820,21 +820,12 @@ impl Collision {
             None,
             None,
         );
-        let old = std::mem::take(contacts);
-        let old_indices = std::mem::take(&mut self.contact_indices);
-        let mut new = found.into_iter().zip(found_indices).peekable();
-        for (pair, indices) in old.into_iter().zip(old_indices) {
-            while let Some((p, k)) = new.next_if(|&(_, k)| k < indices) {
-                contacts.push(p);
-                self.contact_indices.push(k);
-            }
-            contacts.push(pair);
-            self.contact_indices.push(indices);
-        }
-        for (p, k) in new {
-            contacts.push(p);
-            self.contact_indices.push(k);
-        }
+        merge_from_back(
+            contacts,
+            &mut self.contact_indices,
+            &mut found,
+            &found_indices,
+        );
     }
 
     /// The overlapping pairs of the dense set with a body flagged in `woken` (sorted, lower
