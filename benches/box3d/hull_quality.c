@@ -1,4 +1,4 @@
-// Box3D's junkyard and washer (shared/benchmarks.c), created and stepped as Box3D's benchmark
+// Box3D's junkyard, washer and convex pile (shared/benchmarks.c), created and stepped as Box3D's benchmark
 // does (1/60 s, 4 substeps, one worker, the scene's step function before each step): prints,
 // after the scene's steps, the lowest point of a dynamic body's box (the ground's top is at 0
 // in both) and the depths of the last step's overlapping contact points (each manifold point's
@@ -7,7 +7,7 @@
 // same figures). Build against Box3D built as ../shared/notes/benchmark-suite.md says,
 // from its checkout:
 //   cc -O2 -I include -I . PATH/TO/hull_quality.c build/shared/libshared.a build/src/libbox3d.a -lm -lpthread -o hull_quality
-//   ./hull_quality junkyard|washer [norecycle]
+//   ./hull_quality junkyard|washer|convex_pile [norecycle]
 #include "box3d/box3d.h"
 #include "shared/benchmarks.h"
 #include <float.h>
@@ -58,21 +58,30 @@ int main( int argc, char** argv )
 	const char* scene = argc > 1 ? argv[1] : "junkyard";
 	bool recycle = !( argc > 2 && strcmp( argv[2], "norecycle" ) == 0 );
 	bool junkyard = strcmp( scene, "junkyard" ) == 0;
+	bool pile = strcmp( scene, "convex_pile" ) == 0;
 	b3WorldDef worldDef = b3DefaultWorldDef();
 	worldDef.workerCount = 1;
 	if ( junkyard )
 	{
 		GetJunkyardCapacity( &worldDef.capacity );
 	}
+	else if ( pile )
+	{
+		GetConvexPileCapacity( &worldDef.capacity );
+	}
 	else
 	{
 		GetWasherCapacity( &worldDef.capacity );
 	}
 	b3WorldId worldId = b3CreateWorld( &worldDef );
-	int steps = junkyard ? 500 : 1000;
+	int steps = junkyard || pile ? 500 : 1000;
 	if ( junkyard )
 	{
 		CreateJunkyard( worldId );
+	}
+	else if ( pile )
+	{
+		CreateConvexPile( worldId );
 	}
 	else
 	{
@@ -99,6 +108,9 @@ int main( int argc, char** argv )
 	float lowest = FLT_MAX;
 	int dynamic = 0, depthCount = 0, depthCapacity = 0;
 	float* depths = NULL;
+	// The same per what the other body is: static, kinematic, dynamic.
+	float* kindDepths[3] = { NULL, NULL, NULL };
+	int kindCount[3] = { 0, 0, 0 }, kindCapacity[3] = { 0, 0, 0 };
 	b3ContactData* data = NULL;
 	int dataCapacity = 0;
 	for ( int k = 0; k < all.count; ++k )
@@ -120,11 +132,16 @@ int main( int argc, char** argv )
 		int count = b3Body_GetContactData( body, data, capacity );
 		for ( int c = 0; c < count; ++c )
 		{
-			// Each contact once: from the body of its first shape.
-			if ( !B3_ID_EQUALS( b3Shape_GetBody( data[c].shapeIdA ), body ) )
+			// Each contact once: from the body of its first shape, or of its second where the
+			// first is not dynamic (only dynamic bodies are visited).
+			b3BodyId bodyA = b3Shape_GetBody( data[c].shapeIdA );
+			b3BodyId bodyB = b3Shape_GetBody( data[c].shapeIdB );
+			if ( !B3_ID_EQUALS( bodyA, body ) && b3Body_GetType( bodyA ) == b3_dynamicBody )
 			{
 				continue;
 			}
+			b3BodyId other = B3_ID_EQUALS( bodyA, body ) ? bodyB : bodyA;
+			int kind = b3Body_GetType( other ) == b3_staticBody ? 0 : b3Body_GetType( other ) == b3_kinematicBody ? 1 : 2;
 			for ( int m = 0; m < data[c].manifoldCount; ++m )
 			{
 				const b3Manifold* manifold = data[c].manifolds + m;
@@ -141,6 +158,12 @@ int main( int argc, char** argv )
 						depths = realloc( depths, depthCapacity * sizeof( float ) );
 					}
 					depths[depthCount++] = depth;
+					if ( kindCount[kind] == kindCapacity[kind] )
+					{
+						kindCapacity[kind] = 2 * kindCapacity[kind] + 1024;
+						kindDepths[kind] = realloc( kindDepths[kind], kindCapacity[kind] * sizeof( float ) );
+					}
+					kindDepths[kind][kindCount[kind]++] = depth;
 				}
 			}
 		}
@@ -156,6 +179,17 @@ int main( int argc, char** argv )
 	printf( "%s recycling %s: %d dynamic bodies, lowest %.4f m; contact depths (%d points) median %.4f, "
 			"p99 %.4f, deepest %.4f m\n",
 			scene, recycle ? "on" : "off", dynamic, lowest, depthCount, median, p99, deepest );
+	const char* kindNames[3] = { "static", "kinematic", "dynamic" };
+	for ( int k = 0; k < 3; ++k )
+	{
+		int n = kindCount[k];
+		qsort( kindDepths[k], n, sizeof( float ), CompareFloats );
+		float m = n > 0 ? kindDepths[k][(int)( 0.5f * ( n - 1 ) + 0.5f )] : 0.0f;
+		float q = n > 0 ? kindDepths[k][(int)( 0.99f * ( n - 1 ) + 0.5f )] : 0.0f;
+		float d = n > 0 ? kindDepths[k][n - 1] : 0.0f;
+		printf( "  with a %s body: %d points, median %.4f, p99 %.4f, deepest %.4f m\n", kindNames[k], n, m, q, d );
+		free( kindDepths[k] );
+	}
 	free( depths );
 	free( all.bodies );
 	free( data );

@@ -45,7 +45,9 @@ pub use pair::capsule::{
     capsule_capsule_contact_within, capsule_obb_contact_within, sphere_capsule_contact_within,
 };
 pub use pair::hull::hull_hull_contact_within;
-pub use pair::sat_cache::{AXIS_CACHE_TOLERANCE, AxisCache, AxisFeature, PartAxis};
+pub use pair::sat_cache::{
+    AXIS_CACHE_TOLERANCE, AxisCache, AxisFeature, FACE_PREFERENCE, PartAxis,
+};
 pub use pair::sphere_box::{
     sphere_aabb_contact, sphere_obb_contact, sphere_obb_contact_within, sphere_obb_intersects,
 };

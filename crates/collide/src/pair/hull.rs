@@ -1088,7 +1088,7 @@ pub(crate) fn sat_or_apart(
     if apart_along_centres(a, b, margin) {
         return Err(None);
     }
-    sat_past_centres(a, b, margin, allowed)
+    sat_past_centres(a, b, margin, 0.0, allowed)
 }
 
 /// The full test's first check: whether the pair's extents along the line of their centres
@@ -1109,11 +1109,15 @@ pub(crate) fn apart_along_centres(a: &Poly<'_>, b: &Poly<'_>, margin: Real) -> b
         })
 }
 
-/// [`sat_or_apart`] after its first check ([`apart_along_centres`]) let the pair through.
+/// [`sat_or_apart`] after its first check ([`apart_along_centres`]) let the pair through. An
+/// edge axis wins over the faces' only by `face_preference` (metres) more than the bias: 0
+/// for the least penetration, which the pair functions give; a world's contacts prefer the
+/// face (see `sat_cache::FACE_PREFERENCE`).
 pub(crate) fn sat_past_centres(
     a: &Poly<'_>,
     b: &Poly<'_>,
     margin: Real,
+    face_preference: Real,
     allowed: &impl Fn(&Vector3) -> bool,
 ) -> Result<(Chosen, Real, Option<EdgeAxis>), Option<AxisCache>> {
     debug_assert!(
@@ -1157,7 +1161,7 @@ pub(crate) fn sat_past_centres(
             return apart(e.feature(), e.separation);
         }
         if let Some(e) = edge
-            && (best.1 == Real::NEG_INFINITY || beats(e.separation, best.1))
+            && (best.1 == Real::NEG_INFINITY || beats(e.separation, best.1 + face_preference))
         {
             best = (Chosen::Edge(e), e.separation);
         }

@@ -248,6 +248,32 @@ struct End {
     hash: Option<u64>,
     lowest: f64,
     depths: [f64; 3],
+    /// The same per what the pair holds besides moving bodies: a static body, a kinematic
+    /// one, or neither; with each one's count of points.
+    depths_by_kind: [(usize, [f64; 3]); 3],
+}
+
+/// The overlapping contact points' depths (m) of `world`'s last step, per what their pair
+/// holds: a static body (0), a kinematic one (1), or two dynamic bodies (2).
+fn depths_by_kind(world: &World) -> [Vec<f64>; 3] {
+    let mut out: [Vec<f64>; 3] = Default::default();
+    for pair in world.contacts() {
+        let kind = |h| world.body(h).map(world::RigidBody::kind);
+        let kinds = [kind(pair.a), kind(pair.b)];
+        let at = if kinds.contains(&Some(world::BodyKind::Static)) {
+            0
+        } else if kinds.contains(&Some(world::BodyKind::Kinematic)) {
+            1
+        } else {
+            2
+        };
+        out[at].extend(
+            (pair.contact.points.iter())
+                .map(|p| f64::from(p.depth))
+                .filter(|&d| d > 0.0),
+        );
+    }
+    out
 }
 
 /// The median, the 99th percentile and the largest of `depths` (zeros for none).
@@ -279,6 +305,7 @@ fn time(
         hash: None,
         lowest: f64::INFINITY,
         depths: [0.0; 3],
+        depths_by_kind: [(0, [0.0; 3]); 3],
     };
     for _ in 0..runs {
         let mut world = (scene.build)();
@@ -331,6 +358,7 @@ fn time(
                     .filter(|&d| d > 0.0)
                     .collect(),
             ),
+            depths_by_kind: depths_by_kind(&world).map(|d| (d.len(), percentiles(d))),
         };
     }
     (best.0, best.1, end)
@@ -430,6 +458,7 @@ fn main() {
                         hash: None,
                         lowest,
                         depths,
+                        depths_by_kind: [(0, depths); 3],
                     },
                 )
             } else {
@@ -446,6 +475,14 @@ fn main() {
                     println!("  contact_depth_median,{n},{median:.4}");
                     println!("  contact_depth_p99,{n},{p99:.4}");
                     println!("  deepest_contact,{n},{deepest:.4}");
+                    let kinds = ["static", "kinematic", "dynamic"];
+                    for (kind, (count, [median, p99, deepest])) in
+                        kinds.iter().zip(end.depths_by_kind)
+                    {
+                        println!(
+                            "  contact_depths_{kind},{n},{count} points,{median:.4},{p99:.4},{deepest:.4}"
+                        );
+                    }
                 }
             }
             if profile {
