@@ -97,7 +97,13 @@ pub(crate) struct BallBatch<L: Lane> {
     /// its other impulses are cleared as `JointConstraint::commit` clears them.
     reset: u32,
     inverse_mass: [L; 2],
-    inverse_inertia: [M3<L>; 2],
+    /// `[a, b]`: each lane's inverse inertia `s 1` as its `s`, where every lane's is (a ball's,
+    /// a cube's, the fixed state's: [`plain_scale`]); then `inverse_inertia` is not filled and
+    /// the passes make the matrices from the scales in registers (the same entries, so the same
+    /// arithmetic and bits) rather than read the batch's nine lines of them.
+    inverse_scale: [L; 2],
+    /// Whether `inverse_scale` holds the inverse inertias.
+    scaled: bool,
     /// The holding rows' softness in the soft pass: bias rate, mass scale, impulse scale.
     bias_rate: L,
     mass_scale: L,
@@ -113,6 +119,30 @@ pub(crate) struct BallBatch<L: Lane> {
     /// `delta_center`), which the refresh turns and moves.
     arms: [V3<L>; 2],
     delta_center: V3<L>,
+    /// `[a, b]`: each lane's inverse inertia, filled and read only where some lane's is not a
+    /// plain scale (`scaled` false).
+    inverse_inertia: [M3<L>; 2],
+}
+
+/// `s` where `m` is `s 1` bit for bit: its diagonal's three entries the same bits, every other
+/// entry `+0`. (Then the matrix [`scale_matrix`] makes from `s` is `m`, bit for bit.)
+fn plain_scale(m: &Matrix3) -> Option<Real> {
+    let s = m.m11;
+    let same = |x: Real| x.to_bits() == s.to_bits();
+    let zero = |x: Real| x.to_bits() == 0;
+    (same(m.m22)
+        && same(m.m33)
+        && [m.m12, m.m13, m.m21, m.m23, m.m31, m.m32]
+            .into_iter()
+            .all(zero))
+    .then_some(s)
+}
+
+/// `s 1` with `+0` off the diagonal.
+#[inline(always)]
+fn scale_matrix<L: Lane>(s: L) -> M3<L> {
+    let z = L::splat(0.0);
+    [[s, z, z], [z, s, z], [z, z, s]]
 }
 
 impl<L: Lane> BallBatch<L> {
@@ -129,6 +159,7 @@ impl<L: Lane> BallBatch<L> {
         self.len = members.len();
         self.own = [0, 0];
         self.reset = 0;
+        self.scaled = true;
         for lane in 0..L::WIDTH {
             // An empty lane: the group's fixed state, zeros.
             let Some(&k) = members.get(lane) else {
@@ -148,22 +179,36 @@ impl<L: Lane> BallBatch<L> {
             }
             self.set_lane(lane, Some(j), states);
         }
+        if !self.scaled {
+            for lane in 0..L::WIDTH {
+                let j = members.get(lane).map(|&k| &joints[k as usize]);
+                for side in 0..2 {
+                    let zero = Matrix3::zeros();
+                    let inertia =
+                        j.map_or(&zero, |j| &states[j.slots[side] as usize].inverse_inertia);
+                    for (r, row) in self.inverse_inertia[side].iter_mut().enumerate() {
+                        for (c, x) in row.iter_mut().enumerate() {
+                            x.set_lane(lane, inertia[(r, c)]);
+                        }
+                    }
+                }
+            }
+        }
     }
 
     /// Sets `lane` to `j`'s arms, masses, softness and impulse (zeros without one); its
-    /// bodies' inverse inertias from their `states` (which `JointConstraint::make` does not
-    /// copy for a plain ball and socket: the states hold them through the step).
+    /// bodies' inverse inertias' scales from their `states` (which `JointConstraint::make` does
+    /// not copy for a plain ball and socket: the states hold them through the step), or
+    /// `scaled` cleared where one is not a plain scale.
     #[inline(always)]
     fn set_lane(&mut self, lane: usize, j: Option<&JointConstraint>, states: &[SolverBody]) {
-        let zero = Matrix3::zeros();
         for side in 0..2 {
             self.inverse_mass[side].set_lane(lane, j.map_or(0.0, |j| j.inverse_masses[side]));
-            let inertia = j.map_or(&zero, |j| &states[j.slots[side] as usize].inverse_inertia);
-            for (r, row) in self.inverse_inertia[side].iter_mut().enumerate() {
-                for (c, x) in row.iter_mut().enumerate() {
-                    x.set_lane(lane, inertia[(r, c)]);
-                }
-            }
+            let scale = j.map_or(Some(0.0), |j| {
+                plain_scale(&states[j.slots[side] as usize].inverse_inertia)
+            });
+            self.scaled &= scale.is_some();
+            self.inverse_scale[side].set_lane(lane, scale.unwrap_or(0.0));
             self.arms[side].set_lane(lane, &j.map_or(Vector3::zeros(), |j| j.arms[side]));
         }
         let hold = j.map(|j| &j.coefficients.hold);
@@ -217,12 +262,19 @@ impl<L: Lane> BallBatch<L> {
             (delta, self.impulse.add(&delta))
         };
         let [ma, mb] = self.inverse_mass;
-        let [ia, ib] = &self.inverse_inertia;
+        let (ta, tb) = (self.ra.cross(&p), self.rb.cross(&p));
+        let (ta, tb) = if self.scaled {
+            let [sa, sb] = self.inverse_scale;
+            (mul3(&scale_matrix(sa), &ta), mul3(&scale_matrix(sb), &tb))
+        } else {
+            let [ia, ib] = &self.inverse_inertia;
+            (mul3(ia, &ta), mul3(ib, &tb))
+        };
         let old = [(va, wa), (vb, wb)];
         let va = va.sub(&p.scale(ma));
-        let wa = wa.sub(&mul3(ia, &self.ra.cross(&p)));
+        let wa = wa.sub(&ta);
         let vb = vb.add(&p.scale(mb));
-        let wb = wb.add(&mul3(ib, &self.rb.cross(&p)));
+        let wb = wb.add(&tb);
         // `JointConstraint::commit`: one test for all twelve, nalgebra's sum of
         // `va + wa + vb + wb`; a lane that is not finite writes nothing and lets go.
         let s = va.add(&wa).add(&vb).add(&wb);
@@ -278,8 +330,16 @@ impl<L: Lane> BallBatch<L> {
             std::array::from_fn(|c| if r == c { one * m } else { zero * m })
         });
         let (sa, sb) = (cross_matrix(&ra), cross_matrix(&rb));
-        let ka = mul33(&mul33(&sa, &self.inverse_inertia[0]), &sa);
-        let kb = mul33(&mul33(&sb, &self.inverse_inertia[1]), &sb);
+        let (ka, kb) = if self.scaled {
+            let [ia, ib] = self.inverse_scale;
+            (
+                mul33(&mul33(&sa, &scale_matrix(ia)), &sa),
+                mul33(&mul33(&sb, &scale_matrix(ib)), &sb),
+            )
+        } else {
+            let [ia, ib] = &self.inverse_inertia;
+            (mul33(&mul33(&sa, ia), &sa), mul33(&mul33(&sb, ib), &sb))
+        };
         let k: M3<L> = std::array::from_fn(|r| {
             std::array::from_fn(|c| scaled_identity[r][c] - ka[r][c] - kb[r][c])
         });
@@ -349,4 +409,33 @@ fn turns_and_moves<L: Lane>(states: &[SolverBody], index: &L::Indices) -> (Quate
             z: pz,
         },
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_plain_scale_is_taken_only_where_its_matrix_is_the_same_bits() {
+        let bits = |m: &M3<Real>| m.map(|row| row.map(Real::to_bits));
+        let stored = |m: &Matrix3| -> M3<Real> {
+            std::array::from_fn(|r| std::array::from_fn(|c| m[(r, c)]))
+        };
+        for s in [2.5, 0.0, 1e-30] {
+            let m = Matrix3::identity() * s;
+            assert_eq!(plain_scale(&m), Some(s));
+            assert_eq!(bits(&scale_matrix(s)), bits(&stored(&m)), "{s}");
+        }
+        // Not the same bits as `s 1` with `+0` off the diagonal: refused.
+        let mut negative_zero = Matrix3::identity() * 2.0;
+        negative_zero[(0, 1)] = -0.0;
+        let mut uneven = Matrix3::identity() * 2.0;
+        uneven[(2, 2)] = 2.000_001;
+        let mut signed = Matrix3::zeros();
+        signed[(1, 1)] = -0.0;
+        let anisotropic = Matrix3::from_diagonal(&geom::Vector3::new(1.0, 2.0, 3.0));
+        for m in [negative_zero, uneven, signed, anisotropic] {
+            assert_eq!(plain_scale(&m), None, "{m}");
+        }
+    }
 }
