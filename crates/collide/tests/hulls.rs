@@ -1,7 +1,8 @@
 //! Convex hulls: a hull made from a box's corners gives the box pair's contact on 10,000
 //! seeded pairs; 10,000 random hull pairs (4 to 64 points) agree with an f64 separating axis
-//! test over every face and every pair of edges (no pruning) on the depth, and the push-out
-//! leaves them touching.
+//! test over every face and every pair of edges (no pruning) on the depth (within 1e-4
+//! relative, or the box pair's bias where it keeps a face), and the push-out leaves them
+//! touching.
 
 mod common;
 
@@ -165,7 +166,7 @@ fn random_hull(rng: &mut Rng) -> (ConvexHull, Isometry3) {
 #[test]
 fn hull_pairs_agree_with_an_f64_sat_and_push_out_to_touching() {
     let mut rng = Rng(43);
-    let mut compared = 0;
+    let (mut compared, mut biased) = (0, 0);
     for case in 0..CASES {
         let ((ha, pa), (hb, pb)) = (random_hull(&mut rng), random_hull(&mut rng));
         let (ra, rb) = (Referee::new(&ha, &pa), Referee::new(&hb, &pb));
@@ -185,6 +186,12 @@ fn hull_pairs_agree_with_an_f64_sat_and_push_out_to_touching() {
             "case {case}: depth {} against {exact}",
             c.depth
         );
+        // Within 1e-4 relative but where a face stood within the box pair's bias (1e-3
+        // relative) of a better axis, which the pair keeps as the box pair does.
+        if (c.depth - exact).abs() > 1e-4 * exact + 1e-5 {
+            assert!(c.depth - exact <= 1.1e-3 * exact + 1e-5, "case {case}");
+            biased += 1;
+        }
         let moved = Isometry3::from_parts(
             na::Translation3::from(pb.translation.vector + c.normal * c.depth),
             pb.rotation,
@@ -196,7 +203,11 @@ fn hull_pairs_agree_with_an_f64_sat_and_push_out_to_touching() {
         );
         assert!(!c.points.is_empty() && c.points.len() <= 4);
     }
-    assert!(compared > 2000, "{compared}");
+    // Measured: 66 of the 3,607 overlapping pairs, at most 1.04e-3 relative.
+    assert!(
+        compared > 2000 && biased * 40 < compared,
+        "{biased} of {compared}"
+    );
 }
 
 #[test]
