@@ -1110,9 +1110,10 @@ pub(crate) fn apart_along_centres(a: &Poly<'_>, b: &Poly<'_>, margin: Real) -> b
 }
 
 /// [`sat_or_apart`] after its first check ([`apart_along_centres`]) let the pair through. An
-/// edge axis wins over the faces' only by `face_preference` (metres) more than the bias: 0
-/// for the least penetration, which the pair functions give; a world's contacts prefer the
-/// face (see `sat_cache::FACE_PREFERENCE`).
+/// edge axis wins over the faces' only by `face_preference` (metres; at most a twentieth of
+/// the smaller shape's size, so that a small shape's contact stays near its least
+/// penetration) more than the bias: 0 for the least penetration, which the pair functions
+/// give; a world's contacts prefer the face (see `sat_cache::FACE_PREFERENCE`).
 pub(crate) fn sat_past_centres(
     a: &Poly<'_>,
     b: &Poly<'_>,
@@ -1141,6 +1142,7 @@ pub(crate) fn sat_past_centres(
             return apart(AxisFeature::FaceB(fb as u16), sb);
         }
         let bias = BIAS_ABSOLUTE * (a.size + b.size);
+        let face_preference = face_preference.min(0.05 * a.size.min(b.size));
         let beats =
             |challenger: Real, best: Real| challenger > best + BIAS_RELATIVE * best.abs() + bias;
         let mut best = (Chosen::FaceA(fa), sa);

@@ -31,7 +31,8 @@ use serde::{Deserialize, Serialize};
 pub const AXIS_CACHE_TOLERANCE: Real = 0.005;
 
 /// How much deeper (metres) a face axis may be than the best edge axis and still make a world's
-/// contact (Box3D's linear slop, as `b3CollideHulls` prefers its face contact). Two faces
+/// contact (Box3D's linear slop, as `b3CollideHulls` prefers its face contact), at most a
+/// twentieth of the smaller shape's size (half its largest extent). Two faces
 /// pressed together turn a little as a pile moves, and without a preference the least
 /// penetration passes from a face to a pair of edges and back from step to step: a contact of
 /// four points becomes one of a single point, whose impulses do not carry over, and which
@@ -320,6 +321,47 @@ mod tests {
         assert!(kinds.iter().all(|&k| k > 50), "{kinds:?}");
         assert!(reused > 500 && apart > 200, "{reused} {apart}");
         assert!(preferred > 10, "{preferred}");
+    }
+
+    #[test]
+    fn a_small_pairs_face_preference_shrinks_with_it() {
+        // The pairs of the test above at a hundredth of the size: a face is preferred by at
+        // most a twentieth of the smaller shape's size (about 0.75 mm here), not 5 mm.
+        let mut rng = testbed::SplitMix(37);
+        let hulls: Vec<ConvexHull> = hulls(&mut rng)
+            .iter()
+            .map(|h| {
+                let small: Vec<Point3> = h.vertices().iter().map(|p| p * 0.01).collect();
+                ConvexHull::new(&small).expect("a small hull")
+            })
+            .collect();
+        let mut preferred = 0;
+        for round in 0..3000 {
+            let pa = Isometry3::from_parts((rng.point(0.3).coords * 0.01).into(), rng.rotation());
+            let pb = Isometry3::from_parts((rng.point(2.2).coords * 0.01).into(), rng.rotation());
+            let (ha, hb) = (
+                &hulls[round % hulls.len()],
+                &hulls[(round / 3) % hulls.len()],
+            );
+            let (a, b) = (Poly::of_hull(ha, &pa), Poly::of_hull(hb, &pb));
+            let (exact, fresh) = (
+                poly_poly_contact_within(&a, &b, 0.0004),
+                preferring_faces(&a, &b, 0.0004),
+            );
+            if bits(&fresh) != bits(&exact) {
+                let (f, x) = (fresh.unwrap(), exact.unwrap());
+                let preference = 0.05 * a.size.min(b.size);
+                assert!(preference < 0.2 * FACE_PREFERENCE, "round {round}");
+                assert!(
+                    f.depth >= x.depth && f.depth <= x.depth + preference + 2e-3 * f.depth.abs(),
+                    "round {round}: {} {}",
+                    f.depth,
+                    x.depth
+                );
+                preferred += 1;
+            }
+        }
+        assert!(preferred > 0);
     }
 
     /// The full test as a world runs it (preferring faces), without a cache.
