@@ -2,12 +2,14 @@
 // does (1/60 s, 4 substeps, one worker, the scene's step function before each step): prints,
 // after the scene's steps, the lowest point of a dynamic body's box (the ground's top is at 0
 // in both) and the depths of the last step's overlapping contact points (each manifold point's
-// negative separation, each contact once): the median, the 99th percentile and the deepest, with Box3D's contact recycling as it comes (on: Box3D's default) or turned off
-// on every body (`norecycle`), to set beside minirigid's (`box3d_protocol --lowest` prints the
-// same figures). Build against Box3D built as ../shared/notes/benchmark-suite.md says,
-// from its checkout:
+// negative separation, each contact once): the median, the 99th percentile and the deepest,
+// of all and per kind of the other body, with Box3D's contact recycling as it comes (on:
+// Box3D's default) or turned off on every body (`norecycle`), to set beside minirigid's
+// (`box3d_protocol --lowest` prints the same figures); with `trace`, every 25 steps, the
+// overlapping points between two dynamic bodies (`box3d_protocol --trace`). Build against
+// Box3D built as ../shared/notes/benchmark-suite.md says, from its checkout:
 //   cc -O2 -I include -I . PATH/TO/hull_quality.c build/shared/libshared.a build/src/libbox3d.a -lm -lpthread -o hull_quality
-//   ./hull_quality junkyard|washer|convex_pile [norecycle]
+//   ./hull_quality junkyard|washer|convex_pile [norecycle] [trace]
 #include "box3d/box3d.h"
 #include "shared/benchmarks.h"
 #include <float.h>
@@ -53,10 +55,76 @@ static Found AllBodies( b3WorldId worldId )
 	return found;
 }
 
+// `trace`: after step `step`, the overlapping contact points between two dynamic bodies (each
+// contact once), their median, 99th percentile and deepest depth, and how many are deeper than
+// 10 cm, as `box3d_protocol --trace` prints minirigid's.
+static void Trace( b3WorldId worldId, int step )
+{
+	Found all = AllBodies( worldId );
+	int count = 0, capacity = 0, deep = 0, dataCapacity = 0;
+	float* depths = NULL;
+	b3ContactData* data = NULL;
+	for ( int k = 0; k < all.count; ++k )
+	{
+		b3BodyId body = all.bodies[k];
+		if ( b3Body_GetType( body ) != b3_dynamicBody )
+		{
+			continue;
+		}
+		int contactCapacity = b3Body_GetContactCapacity( body );
+		if ( contactCapacity > dataCapacity )
+		{
+			dataCapacity = contactCapacity;
+			data = realloc( data, dataCapacity * sizeof( b3ContactData ) );
+		}
+		int n = b3Body_GetContactData( body, data, contactCapacity );
+		for ( int c = 0; c < n; ++c )
+		{
+			b3BodyId bodyA = b3Shape_GetBody( data[c].shapeIdA );
+			b3BodyId bodyB = b3Shape_GetBody( data[c].shapeIdB );
+			if ( !B3_ID_EQUALS( bodyA, body ) || b3Body_GetType( bodyB ) != b3_dynamicBody )
+			{
+				continue;
+			}
+			for ( int m = 0; m < data[c].manifoldCount; ++m )
+			{
+				for ( int p = 0; p < data[c].manifolds[m].pointCount; ++p )
+				{
+					float depth = -data[c].manifolds[m].points[p].separation;
+					if ( depth <= 0.0f )
+					{
+						continue;
+					}
+					if ( count == capacity )
+					{
+						capacity = 2 * capacity + 1024;
+						depths = realloc( depths, capacity * sizeof( float ) );
+					}
+					depths[count++] = depth;
+					deep += depth > 0.1f;
+				}
+			}
+		}
+	}
+	qsort( depths, count, sizeof( float ), CompareFloats );
+	float median = count > 0 ? depths[(int)( 0.5f * ( count - 1 ) + 0.5f )] : 0.0f;
+	float p99 = count > 0 ? depths[(int)( 0.99f * ( count - 1 ) + 0.5f )] : 0.0f;
+	float deepest = count > 0 ? depths[count - 1] : 0.0f;
+	printf( "  trace,%d,%d points,%.4f,%.4f,%.4f,%d deeper than 0.1\n", step, count, median, p99, deepest, deep );
+	free( depths );
+	free( data );
+	free( all.bodies );
+}
+
 int main( int argc, char** argv )
 {
 	const char* scene = argc > 1 ? argv[1] : "junkyard";
-	bool recycle = !( argc > 2 && strcmp( argv[2], "norecycle" ) == 0 );
+	bool recycle = true, trace = false;
+	for ( int k = 2; k < argc; ++k )
+	{
+		recycle = recycle && strcmp( argv[k], "norecycle" ) != 0;
+		trace = trace || strcmp( argv[k], "trace" ) == 0;
+	}
 	bool junkyard = strcmp( scene, "junkyard" ) == 0;
 	bool pile = strcmp( scene, "convex_pile" ) == 0;
 	b3WorldDef worldDef = b3DefaultWorldDef();
@@ -103,6 +171,10 @@ int main( int argc, char** argv )
 			StepJunkyard( worldId, step );
 		}
 		b3World_Step( worldId, 1.0f / 60.0f, 4 );
+		if ( trace && ( step + 1 ) % 25 == 0 )
+		{
+			Trace( worldId, step + 1 );
+		}
 	}
 	Found all = AllBodies( worldId );
 	float lowest = FLT_MAX;

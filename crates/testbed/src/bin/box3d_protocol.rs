@@ -17,14 +17,18 @@
 //! lowest point of a moving body's box when the last run ended (m; with `--rapier3d` too, for
 //! rapier3d's colliders): how far the pile sank into a ground whose top is at 0; and by the
 //! depths of the last step's contact points that overlap (m; minirigid only): the median, the
-//! 99th percentile and the deepest. With `--recycle` first,
+//! 99th percentile and the deepest, of all of them and per kind of pair (with a static
+//! body, with a kinematic one, between two dynamic ones). With `--trace` first, the overlapping
+//! points between two dynamic bodies every 25 steps of the first run (count, median, 99th
+//! percentile, deepest, and how many deeper than 10 cm; `benches/box3d/hull_quality.c ...
+//! trace` prints Box3D's). With `--recycle` first,
 //! minirigid reuses contacts (`SolverConfig::reuse_distance`) at Box3D's recycle distance
 //! (`B3_CONTACT_RECYCLE_DISTANCE`, ten linear slops: 0.05 m), as Box3D's benchmark runs: its
 //! bodies recycle contacts by default (`b3BodyDef::enableContactRecycling`). With `--effort`
 //! first, minirigid solves at Box3D's effort: one soft iteration and one joint pass per
 //! substep (`SolverConfig::soft_iterations`, `joint_iterations`; our defaults are two of each).
 //!
-//! Run: `cargo run --release -p testbed --bin box3d_protocol -- [--rapier3d|--recycle|--effort|--profile|--hash|--lowest] [scene] [runs]
+//! Run: `cargo run --release -p testbed --bin box3d_protocol -- [--rapier3d|--recycle|--effort|--profile|--hash|--lowest|--trace] [scene] [runs]
 //! [threads] [joint iterations]`; scenes: `large_pyramid`, `many_pyramids`, `joint_grid`,
 //! `large_world` (1,000 x 1,000 static boxes; `large_world:G` for G x G, to see how a step's
 //! cost grows with the static boxes), `convex_pile` (5,120 hulls; `convex_pile:L` for L layers
@@ -240,6 +244,34 @@ const BOX3D_RECYCLE_DISTANCE: f32 = 0.05;
 struct Settings {
     recycle: bool,
     effort: bool,
+    /// Print the overlapping contacts between moving bodies every [`TRACE_EVERY`] steps of
+    /// the first run (which the printing slows).
+    trace: bool,
+}
+
+/// How often `--trace` prints.
+const TRACE_EVERY: usize = 25;
+
+/// `--trace`'s line after step `step` (from 1): the overlapping contact points between two
+/// dynamic bodies, their median, 99th percentile and deepest depth (m), and how many are
+/// deeper than 10 cm.
+fn trace_line(world: &World, step: usize) -> String {
+    let dynamic = |h| {
+        world
+            .body(h)
+            .is_some_and(|b| b.kind() == world::BodyKind::Dynamic)
+    };
+    let depths: Vec<f64> = (world.contacts().iter())
+        .filter(|pair| dynamic(pair.a) && dynamic(pair.b))
+        .flat_map(|pair| pair.contact.points.iter())
+        .map(|p| f64::from(p.depth))
+        .filter(|&d| d > 0.0)
+        .collect();
+    let (count, deep) = (depths.len(), depths.iter().filter(|&&d| d > 0.1).count());
+    let [median, p99, deepest] = percentiles(depths);
+    format!(
+        "  trace,{step},{count} points,{median:.4},{p99:.4},{deepest:.4},{deep} deeper than 0.1"
+    )
 }
 
 /// What a run ended at: the state hash, the lowest point of a moving body's box, and the
@@ -307,7 +339,7 @@ fn time(
         depths: [0.0; 3],
         depths_by_kind: [(0, [0.0; 3]); 3],
     };
-    for _ in 0..runs {
+    for run in 0..runs {
         let mut world = (scene.build)();
         let mut config = *world.config();
         if let Some(n) = joint_iterations {
@@ -338,6 +370,9 @@ fn time(
                 stages.resize(profile.len(), ("", 0.0));
                 for (sum, (name, time)) in stages.iter_mut().zip(profile) {
                     *sum = (name, sum.1 + time.as_secs_f64() * 1e3);
+                }
+                if settings.trace && run == 0 && (k + 1) % TRACE_EVERY == 0 {
+                    println!("{}", trace_line(&world, k + 1));
                 }
             }
             start.elapsed().as_secs_f64() * 1e3
@@ -416,10 +451,15 @@ fn main() {
     let rapier = take_flag(&mut args, "--rapier3d");
     let recycle = take_flag(&mut args, "--recycle");
     let effort = take_flag(&mut args, "--effort");
-    let settings = Settings { recycle, effort };
     let profile = take_flag(&mut args, "--profile");
     let hash = take_flag(&mut args, "--hash");
     let lowest = take_flag(&mut args, "--lowest");
+    let trace = take_flag(&mut args, "--trace");
+    let settings = Settings {
+        recycle,
+        effort,
+        trace,
+    };
     let which = args.first().map_or("all", String::as_str);
     let runs: usize = args.get(1).and_then(|s| s.parse().ok()).unwrap_or(2);
     let threads = args.get(2).map_or("1", String::as_str);
