@@ -256,17 +256,7 @@ const TRACE_EVERY: usize = 25;
 /// dynamic bodies, their median, 99th percentile and deepest depth (m), and how many are
 /// deeper than 10 cm.
 fn trace_line(world: &World, step: usize) -> String {
-    let dynamic = |h| {
-        world
-            .body(h)
-            .is_some_and(|b| b.kind() == world::BodyKind::Dynamic)
-    };
-    let depths: Vec<f64> = (world.contacts().iter())
-        .filter(|pair| dynamic(pair.a) && dynamic(pair.b))
-        .flat_map(|pair| pair.contact.points.iter())
-        .map(|p| f64::from(p.depth))
-        .filter(|&d| d > 0.0)
-        .collect();
+    let [_, _, depths] = depths_by_kind(world);
     let (count, deep) = (depths.len(), depths.iter().filter(|&&d| d > 0.1).count());
     let [median, p99, deepest] = percentiles(depths);
     format!(
@@ -380,20 +370,15 @@ fn time(
         if ms < best.0 {
             best = (ms, stages);
         }
+        let by_kind = depths_by_kind(&world);
         end = End {
             hash: Some(world.state_hash()),
             lowest: (world.bodies())
                 .filter(|(_, b)| b.kind() == world::BodyKind::Dynamic)
                 .map(|(_, b)| f64::from(b.world_aabb().mins.y))
                 .fold(f64::INFINITY, f64::min),
-            depths: percentiles(
-                (world.contacts().iter())
-                    .flat_map(|c| c.contact.points.iter())
-                    .map(|p| f64::from(p.depth))
-                    .filter(|&d| d > 0.0)
-                    .collect(),
-            ),
-            depths_by_kind: depths_by_kind(&world).map(|d| (d.len(), percentiles(d))),
+            depths: percentiles(by_kind.concat()),
+            depths_by_kind: by_kind.map(|d| (d.len(), percentiles(d))),
         };
     }
     (best.0, best.1, end)
