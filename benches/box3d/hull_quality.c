@@ -55,15 +55,50 @@ static Found AllBodies( b3WorldId worldId )
 	return found;
 }
 
-// `trace`: after step `step`, the overlapping contact points between two dynamic bodies (each
-// contact once), their median, 99th percentile and deepest depth, and how many are deeper than
-// 10 cm, as `box3d_protocol --trace` prints minirigid's.
-static void Trace( b3WorldId worldId, int step )
+// A growing list of depths (m).
+typedef struct Depths
 {
+	float* values;
+	int count, capacity;
+} Depths;
+
+static void Push( Depths* d, float depth )
+{
+	if ( d->count == d->capacity )
+	{
+		d->capacity = 2 * d->capacity + 1024;
+		d->values = realloc( d->values, d->capacity * sizeof( float ) );
+	}
+	d->values[d->count++] = depth;
+}
+
+// Sorts `d`; its median, 99th percentile and deepest (zeros for none).
+static void Summarize( Depths* d, float out[3] )
+{
+	int n = d->count;
+	qsort( d->values, n, sizeof( float ), CompareFloats );
+	out[0] = n > 0 ? d->values[(int)( 0.5f * ( n - 1 ) + 0.5f )] : 0.0f;
+	out[1] = n > 0 ? d->values[(int)( 0.99f * ( n - 1 ) + 0.5f )] : 0.0f;
+	out[2] = n > 0 ? d->values[n - 1] : 0.0f;
+}
+
+// What the world's dynamic bodies show now: the overlapping contact points' depths (each
+// manifold point's negative separation, each contact once) per kind of the other body (0
+// static, 1 kinematic, 2 dynamic), how many dynamic bodies there are and the lowest point of
+// their boxes.
+typedef struct Seen
+{
+	Depths byKind[3];
+	int dynamic;
+	float lowest;
+} Seen;
+
+static Seen Look( b3WorldId worldId )
+{
+	Seen seen = { .lowest = FLT_MAX };
 	Found all = AllBodies( worldId );
-	int count = 0, capacity = 0, deep = 0, dataCapacity = 0;
-	float* depths = NULL;
 	b3ContactData* data = NULL;
+	int dataCapacity = 0;
 	for ( int k = 0; k < all.count; ++k )
 	{
 		b3BodyId body = all.bodies[k];
@@ -71,49 +106,71 @@ static void Trace( b3WorldId worldId, int step )
 		{
 			continue;
 		}
-		int contactCapacity = b3Body_GetContactCapacity( body );
-		if ( contactCapacity > dataCapacity )
+		seen.dynamic += 1;
+		b3AABB box = b3Body_ComputeAABB( body );
+		seen.lowest = box.lowerBound.y < seen.lowest ? box.lowerBound.y : seen.lowest;
+		int capacity = b3Body_GetContactCapacity( body );
+		if ( capacity > dataCapacity )
 		{
-			dataCapacity = contactCapacity;
+			dataCapacity = capacity;
 			data = realloc( data, dataCapacity * sizeof( b3ContactData ) );
 		}
-		int n = b3Body_GetContactData( body, data, contactCapacity );
-		for ( int c = 0; c < n; ++c )
+		int count = b3Body_GetContactData( body, data, capacity );
+		for ( int c = 0; c < count; ++c )
 		{
+			// Each contact once: from the body of its first shape, or of its second where the
+			// first is not dynamic (only dynamic bodies are visited).
 			b3BodyId bodyA = b3Shape_GetBody( data[c].shapeIdA );
 			b3BodyId bodyB = b3Shape_GetBody( data[c].shapeIdB );
-			if ( !B3_ID_EQUALS( bodyA, body ) || b3Body_GetType( bodyB ) != b3_dynamicBody )
+			if ( !B3_ID_EQUALS( bodyA, body ) && b3Body_GetType( bodyA ) == b3_dynamicBody )
 			{
 				continue;
 			}
+			b3BodyType other = b3Body_GetType( B3_ID_EQUALS( bodyA, body ) ? bodyB : bodyA );
+			int kind = other == b3_staticBody ? 0 : other == b3_kinematicBody ? 1 : 2;
 			for ( int m = 0; m < data[c].manifoldCount; ++m )
 			{
-				for ( int p = 0; p < data[c].manifolds[m].pointCount; ++p )
+				const b3Manifold* manifold = data[c].manifolds + m;
+				for ( int p = 0; p < manifold->pointCount; ++p )
 				{
-					float depth = -data[c].manifolds[m].points[p].separation;
-					if ( depth <= 0.0f )
+					float depth = -manifold->points[p].separation;
+					if ( depth > 0.0f )
 					{
-						continue;
+						Push( seen.byKind + kind, depth );
 					}
-					if ( count == capacity )
-					{
-						capacity = 2 * capacity + 1024;
-						depths = realloc( depths, capacity * sizeof( float ) );
-					}
-					depths[count++] = depth;
-					deep += depth > 0.1f;
 				}
 			}
 		}
 	}
-	qsort( depths, count, sizeof( float ), CompareFloats );
-	float median = count > 0 ? depths[(int)( 0.5f * ( count - 1 ) + 0.5f )] : 0.0f;
-	float p99 = count > 0 ? depths[(int)( 0.99f * ( count - 1 ) + 0.5f )] : 0.0f;
-	float deepest = count > 0 ? depths[count - 1] : 0.0f;
-	printf( "  trace,%d,%d points,%.4f,%.4f,%.4f,%d deeper than 0.1\n", step, count, median, p99, deepest, deep );
-	free( depths );
 	free( data );
 	free( all.bodies );
+	return seen;
+}
+
+static void Forget( Seen* seen )
+{
+	for ( int k = 0; k < 3; ++k )
+	{
+		free( seen->byKind[k].values );
+	}
+}
+
+// `trace`: after step `step`, the overlapping contact points between two dynamic bodies, their
+// median, 99th percentile and deepest depth, and how many are deeper than 10 cm, as
+// `box3d_protocol --trace` prints minirigid's.
+static void Trace( b3WorldId worldId, int step )
+{
+	Seen seen = Look( worldId );
+	Depths* moving = seen.byKind + 2;
+	int deep = 0;
+	for ( int k = 0; k < moving->count; ++k )
+	{
+		deep += moving->values[k] > 0.1f;
+	}
+	float s[3];
+	Summarize( moving, s );
+	printf( "  trace,%d,%d points,%.4f,%.4f,%.4f,%d deeper than 0.1\n", step, moving->count, s[0], s[1], s[2], deep );
+	Forget( &seen );
 }
 
 int main( int argc, char** argv )
@@ -176,95 +233,29 @@ int main( int argc, char** argv )
 			Trace( worldId, step + 1 );
 		}
 	}
-	Found all = AllBodies( worldId );
-	float lowest = FLT_MAX;
-	int dynamic = 0, depthCount = 0, depthCapacity = 0;
-	float* depths = NULL;
-	// The same per what the other body is: static, kinematic, dynamic.
-	float* kindDepths[3] = { NULL, NULL, NULL };
-	int kindCount[3] = { 0, 0, 0 }, kindCapacity[3] = { 0, 0, 0 };
-	b3ContactData* data = NULL;
-	int dataCapacity = 0;
-	for ( int k = 0; k < all.count; ++k )
+	Seen seen = Look( worldId );
+	Depths all = { 0 };
+	for ( int k = 0; k < 3; ++k )
 	{
-		b3BodyId body = all.bodies[k];
-		if ( b3Body_GetType( body ) != b3_dynamicBody )
+		for ( int i = 0; i < seen.byKind[k].count; ++i )
 		{
-			continue;
-		}
-		dynamic += 1;
-		b3AABB box = b3Body_ComputeAABB( body );
-		lowest = box.lowerBound.y < lowest ? box.lowerBound.y : lowest;
-		int capacity = b3Body_GetContactCapacity( body );
-		if ( capacity > dataCapacity )
-		{
-			dataCapacity = capacity;
-			data = realloc( data, dataCapacity * sizeof( b3ContactData ) );
-		}
-		int count = b3Body_GetContactData( body, data, capacity );
-		for ( int c = 0; c < count; ++c )
-		{
-			// Each contact once: from the body of its first shape, or of its second where the
-			// first is not dynamic (only dynamic bodies are visited).
-			b3BodyId bodyA = b3Shape_GetBody( data[c].shapeIdA );
-			b3BodyId bodyB = b3Shape_GetBody( data[c].shapeIdB );
-			if ( !B3_ID_EQUALS( bodyA, body ) && b3Body_GetType( bodyA ) == b3_dynamicBody )
-			{
-				continue;
-			}
-			b3BodyId other = B3_ID_EQUALS( bodyA, body ) ? bodyB : bodyA;
-			int kind = b3Body_GetType( other ) == b3_staticBody ? 0 : b3Body_GetType( other ) == b3_kinematicBody ? 1 : 2;
-			for ( int m = 0; m < data[c].manifoldCount; ++m )
-			{
-				const b3Manifold* manifold = data[c].manifolds + m;
-				for ( int p = 0; p < manifold->pointCount; ++p )
-				{
-					float depth = -manifold->points[p].separation;
-					if ( depth <= 0.0f )
-					{
-						continue;
-					}
-					if ( depthCount == depthCapacity )
-					{
-						depthCapacity = 2 * depthCapacity + 1024;
-						depths = realloc( depths, depthCapacity * sizeof( float ) );
-					}
-					depths[depthCount++] = depth;
-					if ( kindCount[kind] == kindCapacity[kind] )
-					{
-						kindCapacity[kind] = 2 * kindCapacity[kind] + 1024;
-						kindDepths[kind] = realloc( kindDepths[kind], kindCapacity[kind] * sizeof( float ) );
-					}
-					kindDepths[kind][kindCount[kind]++] = depth;
-				}
-			}
+			Push( &all, seen.byKind[k].values[i] );
 		}
 	}
-	qsort( depths, depthCount, sizeof( float ), CompareFloats );
-	float median = 0.0f, p99 = 0.0f, deepest = 0.0f;
-	if ( depthCount > 0 )
-	{
-		median = depths[(int)( 0.5f * ( depthCount - 1 ) + 0.5f )];
-		p99 = depths[(int)( 0.99f * ( depthCount - 1 ) + 0.5f )];
-		deepest = depths[depthCount - 1];
-	}
+	float s[3];
+	Summarize( &all, s );
 	printf( "%s recycling %s: %d dynamic bodies, lowest %.4f m; contact depths (%d points) median %.4f, "
 			"p99 %.4f, deepest %.4f m\n",
-			scene, recycle ? "on" : "off", dynamic, lowest, depthCount, median, p99, deepest );
+			scene, recycle ? "on" : "off", seen.dynamic, seen.lowest, all.count, s[0], s[1], s[2] );
 	const char* kindNames[3] = { "static", "kinematic", "dynamic" };
 	for ( int k = 0; k < 3; ++k )
 	{
-		int n = kindCount[k];
-		qsort( kindDepths[k], n, sizeof( float ), CompareFloats );
-		float m = n > 0 ? kindDepths[k][(int)( 0.5f * ( n - 1 ) + 0.5f )] : 0.0f;
-		float q = n > 0 ? kindDepths[k][(int)( 0.99f * ( n - 1 ) + 0.5f )] : 0.0f;
-		float d = n > 0 ? kindDepths[k][n - 1] : 0.0f;
-		printf( "  with a %s body: %d points, median %.4f, p99 %.4f, deepest %.4f m\n", kindNames[k], n, m, q, d );
-		free( kindDepths[k] );
+		Summarize( seen.byKind + k, s );
+		printf( "  with a %s body: %d points, median %.4f, p99 %.4f, deepest %.4f m\n", kindNames[k],
+				seen.byKind[k].count, s[0], s[1], s[2] );
 	}
-	free( depths );
-	free( all.bodies );
-	free( data );
+	free( all.values );
+	Forget( &seen );
 	b3DestroyWorld( worldId );
 	return 0;
 }
