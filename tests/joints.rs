@@ -286,6 +286,80 @@ fn a_spring_oscillates_at_its_frequency() {
 }
 
 #[test]
+fn a_spherical_spring_turns_the_frames_together_at_its_frequency() {
+    // A cube on a ball and socket at its centre, turned 0.25 rad away from its joint frame's
+    // rest: about the twist axis (z) and about a tilt axis (x), each on its own. Box3D's
+    // spherical spring with its target the identity: undamped, it swings back and forth
+    // through the rest at its frequency, whatever the cube's inertia.
+    for axis in [Vector3::z_axis(), Vector3::x_axis()] {
+        let mut world = World::new(WorldConfig {
+            gravity: Vector3::zeros(),
+            ..WorldConfig::default()
+        });
+        let fixed = anchor(&mut world, Vector3::zeros());
+        let body = world
+            .insert(BodyDesc::dynamic().cuboid(Vector3::new(0.2, 0.3, 0.4)))
+            .unwrap();
+        let hertz = 1.0;
+        let joint = world
+            .insert_joint(
+                JointDesc::spherical(fixed, body, Point3::origin()).spring(hertz, 0.0, 0.0),
+            )
+            .unwrap();
+        let turned = Isometry3::from_parts(
+            Vector3::zeros().into(),
+            UnitQuaternion::from_axis_angle(&axis, 0.25),
+        );
+        world.body_mut(body).unwrap().set_pose(turned).unwrap();
+        let turn = |w: &World| {
+            w.body(body)
+                .unwrap()
+                .pose()
+                .rotation
+                .scaled_axis()
+                .dot(&axis)
+        };
+        let times = upward_crossings(&mut world, 6.0, turn);
+        assert!(times.len() >= 5, "{times:?}");
+        let period = (times[4] - times[0]) / 4.0;
+        let error = (period * f64::from(hertz) - 1.0).abs();
+        println!("spherical spring about {axis:?}: period {period} s");
+        assert!(error < 0.02, "period {period} s for {hertz} Hz");
+        // Held at the anchor all along, and still swinging after six periods (the soft
+        // step's implicit integration loses some of the swing each period).
+        let reading = world.joint_reading(joint).unwrap();
+        assert!((reading.anchors[0] - reading.anchors[1]).norm() < 1e-4);
+        let mut largest: Real = 0.0;
+        for _ in 0..60 {
+            world.step();
+            largest = largest.max(turn(&world).abs());
+        }
+        println!("amplitude after six periods {largest} rad of 0.25");
+        assert!(largest > 0.1, "amplitude {largest} rad");
+    }
+    // Damped at its critical ratio it comes to rest with the frames together.
+    let mut world = World::new(WorldConfig {
+        gravity: Vector3::zeros(),
+        ..WorldConfig::default()
+    });
+    let fixed = anchor(&mut world, Vector3::zeros());
+    let body = world
+        .insert(BodyDesc::dynamic().cuboid(Vector3::new(0.2, 0.3, 0.4)))
+        .unwrap();
+    world
+        .insert_joint(JointDesc::spherical(fixed, body, Point3::origin()).spring(2.0, 1.0, 0.0))
+        .unwrap();
+    let turned = UnitQuaternion::from_euler_angles(0.3, -0.2, 0.5);
+    let pose = Isometry3::from_parts(Vector3::zeros().into(), turned);
+    world.body_mut(body).unwrap().set_pose(pose).unwrap();
+    for _ in 0..180 {
+        world.step();
+    }
+    let left = world.body(body).unwrap().pose().rotation.angle();
+    assert!(left < 1e-3, "{left} rad from rest after 3 s");
+}
+
+#[test]
 fn a_weld_holds_a_cantilevered_load() {
     let mut world = world();
     let fixed = anchor(&mut world, Vector3::new(0.0, 2.0, 0.0));
@@ -601,6 +675,11 @@ fn bad_joints_are_refused_by_name_and_change_nothing() {
         &mut world,
         JointDesc::spherical(fixed, a, p).cone(0.0),
         "desc.kind.cone",
+    );
+    refused(
+        &mut world,
+        JointDesc::spherical(fixed, a, p).spring(1.0, Real::INFINITY, 0.0),
+        "desc.kind.spring.damping_ratio",
     );
     refused(
         &mut world,

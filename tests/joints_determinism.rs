@@ -420,7 +420,7 @@ fn version_5_snapshots_load_without_joints_and_step_as_they_did() {
 fn version_6_snapshots_load_without_a_surface_table_and_step_as_they_did() {
     // The falling ragdoll and a bridge of 8 planks, stepped 40 steps by the build before
     // meshes and saved in format 6 mid-contact and mid-swing. That build reached
-    // 0xc0c7c34f79e1a1de 60 steps later; this one does too, and saves it as version 12.
+    // 0xc0c7c34f79e1a1de 60 steps later; this one does too, and saves it in the current version.
     let bytes = include_bytes!("data/v6-ragdoll.bin");
     let mut world = World::from_bytes(bytes).unwrap();
     assert_eq!(world.joint_count(), 19);
@@ -431,8 +431,100 @@ fn version_6_snapshots_load_without_a_surface_table_and_step_as_they_did() {
     common::every_truncation_fails(&bytes[..]);
     let again = World::from_bytes(&world.to_bytes().unwrap()).unwrap();
     assert_eq!(again.snapshot().version, SNAPSHOT_VERSION);
-    assert_eq!(SNAPSHOT_VERSION, 12);
     assert_eq!(again.state_hash(), world.state_hash());
+}
+
+#[test]
+fn version_12_snapshots_load_with_springless_spherical_joints_and_step_as_they_did() {
+    // The falling ragdoll stepped 40 steps by the build before spherical springs and saved in
+    // format 12 mid-fall (hashed 0xca397b8346065125 then); that build reached
+    // 0x3fd9057ef352004f 60 steps later. Its joints load as they were (no spring, so the same
+    // hash) and step to the same bits; saved again, it is version 13.
+    let bytes = include_bytes!("data/v12-ragdoll.bin");
+    let mut world = World::from_bytes(bytes).unwrap();
+    assert_eq!(world.state_hash(), 0xca39_7b83_4606_5125);
+    assert!(world.snapshot().joint_springs.is_empty());
+    for _ in 0..60 {
+        world.step();
+    }
+    assert_eq!(world.state_hash(), 0x3fd9_057e_f352_004f);
+    common::every_truncation_fails(&bytes[..]);
+    let again = World::from_bytes(&world.to_bytes().unwrap()).unwrap();
+    assert_eq!(again.snapshot().version, SNAPSHOT_VERSION);
+    assert_eq!(SNAPSHOT_VERSION, 13);
+    assert_eq!(again.state_hash(), world.state_hash());
+}
+
+/// The falling ragdoll with a spring (2 Hz, damping ratio 0.7) on each spherical joint.
+fn sprung_ragdoll() -> World {
+    let (mut world, _, joints) = falling_ragdoll();
+    for joint in joints {
+        let mut kind = *world.joint(joint).unwrap().kind();
+        if let JointKind::Spherical { spring, .. } = &mut kind {
+            *spring = Some(Spring {
+                hertz: 2.0,
+                damping_ratio: 0.7,
+            });
+            world.set_joint_kind(joint, kind).unwrap();
+        }
+    }
+    world
+}
+
+#[test]
+fn spherical_springs_are_state_saved_beside_the_joints() {
+    let mut world = sprung_ragdoll();
+    let (mut plain, _, _) = falling_ragdoll();
+    for _ in 0..30 {
+        world.step();
+        plain.step();
+    }
+    // The springs change the motion and the hash.
+    let snapshot = world.snapshot();
+    assert_eq!(snapshot.joint_springs.len(), 6);
+    assert_ne!(world.state_hash(), plain.state_hash());
+    // Restored mid-fall through JSON and binary, it steps bit-equal with the original.
+    let mut from_json = World::from_json(&world.to_json().unwrap()).unwrap();
+    let mut from_bytes = World::from_bytes(&world.to_bytes().unwrap()).unwrap();
+    for _ in 0..120 {
+        world.step();
+        from_json.step();
+        from_bytes.step();
+    }
+    assert_eq!(from_json.state_hash(), world.state_hash());
+    assert_eq!(from_bytes.state_hash(), world.state_hash());
+    // The list decides: a spring dropped from it is dropped from its joint.
+    let mut s = world.snapshot();
+    let (dropped, _) = s.joint_springs.remove(0);
+    let restored = World::from_snapshot(s).unwrap();
+    assert!(matches!(
+        restored.joint(dropped).unwrap().kind(),
+        JointKind::Spherical { spring: None, .. }
+    ));
+    // Hostile lists refused by name: out of order, a joint that is not spherical, a removed
+    // joint, a bad spring.
+    let snapshot = world.snapshot();
+    let mut s = snapshot.clone();
+    s.joint_springs.swap(0, 1);
+    refused(s, "joint_springs[1]");
+    let hinge = (snapshot.joints.iter())
+        .find(|(_, j)| matches!(j.kind(), JointKind::Revolute(_)))
+        .unwrap()
+        .0;
+    let mut s = snapshot.clone();
+    s.joint_springs.push((hinge, s.joint_springs[0].1));
+    s.joint_springs.sort_by_key(|e| e.0);
+    refused(s, "joint_springs[");
+    let mut s = snapshot.clone();
+    let (first, _) = s.joint_springs[0];
+    s.joints.remove(first);
+    refused(s, "joint_springs[0]");
+    let mut s = snapshot.clone();
+    s.joint_springs[2].1.hertz = Real::NAN;
+    refused(s, "joint_springs[2].spring.hertz");
+    let mut s = snapshot;
+    s.joint_springs[3].1.damping_ratio = -1.0;
+    refused(s, "joint_springs[3].spring.damping_ratio");
 }
 
 #[test]

@@ -197,27 +197,29 @@ fn hostile_inputs_fail_fast_in_bounded_memory() {
     // An empty world ends with its slot list (length 1: the slotmap's sentinel slot, version 0,
     // no value), an empty touching list, an empty contact set, an empty sleep list, no kept
     // contacts, its joints' slot list (the sentinel again), empty lists of controls, collider
-    // flags and sensor overlaps, no user data on colliders or joints, and no cached axes.
+    // flags and sensor overlaps, no user data on colliders or joints, no cached axes and no
+    // joint springs.
     assert!(
-        whole.ends_with(&[1, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0]),
+        whole.ends_with(&[1, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0]),
         "{whole:?}"
     );
     // A billion control states, collider flags, sensor overlaps, words on colliders and on
-    // joints, cached axes.
+    // joints, cached axes, joint springs.
     for (cut, what) in [
-        (6, "controls"),
-        (5, "collider flags"),
-        (4, "sensor overlaps"),
-        (3, "collider user data"),
-        (2, "joint user data"),
-        (1, "cached axes"),
+        (7, "controls"),
+        (6, "collider flags"),
+        (5, "sensor overlaps"),
+        (4, "collider user data"),
+        (3, "joint user data"),
+        (2, "cached axes"),
+        (1, "joint springs"),
     ] {
         let mut hostile = whole[..whole.len() - cut].to_vec();
         hostile.extend_from_slice(&[0x80, 0x94, 0xeb, 0xdc, 0x03]);
         hostile.extend_from_slice(&whole[whole.len() - cut + 1..]);
         expect_error(World::from_bytes(&hostile), what);
     }
-    let with_joints = whole[..whole.len() - 6].to_vec();
+    let with_joints = whole[..whole.len() - 7].to_vec();
     // A billion joints.
     let mut hostile = with_joints[..with_joints.len() - 3].to_vec();
     hostile.extend_from_slice(&[0x80, 0x94, 0xeb, 0xdc, 0x03]);

@@ -264,17 +264,7 @@ pub fn joint_grid(n: usize) -> World {
                     .expect("a valid ball");
             let local = |x: Real, y: Real| geom::Isometry3::translation(x, y, 0.0);
             let spherical = |a, b, frame_a, frame_b| {
-                JointDesc::local(
-                    world::JointKind::Spherical {
-                        cone: None,
-                        twist: None,
-                        friction: 0.0,
-                    },
-                    a,
-                    b,
-                    frame_a,
-                    frame_b,
-                )
+                JointDesc::local(world::JointKind::BALL, a, b, frame_a, frame_b)
             };
             if i > 0 {
                 let above = bodies[bodies.len() - 1];

@@ -6,7 +6,7 @@ use geom::{Real, Vector3};
 use rapier3d::prelude::{
     ColliderBuilder, PhysicsWorld, RigidBodyBuilder, RigidBodyHandle, SphericalJointBuilder,
 };
-use world::{BodyHandle, BodyKind, JointKind, World};
+use world::{BodyHandle, BodyKind, World};
 
 /// How rapier3d finds its contacts. rapier3d 0.36 by default recycles a pair's contacts
 /// (`IntegrationParameters::contact_recycling`): while the two bodies' relative pose has moved
@@ -71,13 +71,7 @@ pub fn rapier_of_with(
         }
     }
     for (_, joint) in scene.joints() {
-        if let JointKind::Spherical {
-            cone: None,
-            twist: None,
-            friction,
-        } = joint.kind()
-            && *friction == 0.0
-        {
+        if joint.kind().is_plain_ball() {
             let [a, b] = joint.bodies().map(|h| handles[&h]);
             let [fa, fb] = joint.frames().map(|f| {
                 let t = f.translation.vector;

@@ -223,11 +223,17 @@ impl Fnv {
                 cone,
                 twist,
                 friction,
+                spring,
             } => {
                 self.u64(0);
                 self.option(*cone);
                 self.limits(twist);
                 self.f32(*friction);
+                // Only when set, so that joints without one hash as before.
+                if spring.is_some() {
+                    self.u64(0x5A);
+                    self.spring(*spring);
+                }
             }
             JointKind::Revolute(axis) => {
                 self.u64(1);

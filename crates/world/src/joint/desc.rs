@@ -64,12 +64,7 @@ impl JointDesc {
 
     /// A ball and socket at `anchor` whose cone and twist axis is `axis` (world space).
     pub fn spherical_about(a: BodyHandle, b: BodyHandle, anchor: Point3, axis: Vector3) -> Self {
-        let kind = JointKind::Spherical {
-            cone: None,
-            twist: None,
-            friction: 0.0,
-        };
-        Self::at([a, b], Placement::World { anchor, axis }, kind)
+        Self::at([a, b], Placement::World { anchor, axis }, JointKind::BALL)
     }
 
     /// A hinge through `anchor` about `axis` (world space).
@@ -172,7 +167,8 @@ impl JointDesc {
 
     /// A spring toward `target` (a hinge's angle, a slider's translation) or toward the
     /// distance joint's length (`target` is then the length), of `hertz` and `damping_ratio`.
-    /// A weld's spring softens both its holds.
+    /// A weld's spring softens both its holds; a spherical joint's turns `b`'s frame toward
+    /// `a`'s (`target` is not read by either: set the frames to the pose to hold).
     pub fn spring(mut self, hertz: Real, damping_ratio: Real, target: Real) -> Self {
         let spring = Some(Spring {
             hertz,
@@ -186,7 +182,7 @@ impl JointDesc {
                 length, spring: s, ..
             } => (*s, *length) = (spring, target),
             JointKind::Weld { linear, angular } => (*linear, *angular) = (spring, spring),
-            JointKind::Spherical { .. } => {}
+            JointKind::Spherical { spring: s, .. } => *s = spring,
         }
         self
     }

@@ -18,8 +18,8 @@ mod validate;
 mod world;
 
 pub use desc::{JOINT_SOFTNESS, JointDesc};
-pub(crate) use validate::check_joint;
 pub use validate::{MAX_JOINT_ANGLE, MAX_JOINT_HERTZ};
+pub(crate) use validate::{check_joint, check_spring};
 
 use crate::body::BodyHandle;
 use geom::{Isometry3, Real, Vector3};
@@ -91,6 +91,12 @@ pub enum JointKind {
         twist: Option<[Real; 2]>,
         /// Friction: the largest torque (N m) resisting any turn, `>= 0`.
         friction: Real,
+        /// A spring turning `b`'s frame toward `a`'s (Box3D's spherical spring with its
+        /// target rotation the identity: a ragdoll's muscle tone), soft in both passes.
+        /// Saved beside the joints (`Snapshot::joint_springs`), so that the joints' own
+        /// saved form is that of the formats before it.
+        #[serde(skip)]
+        spring: Option<Spring>,
     },
     /// A hinge about the frames' z axis.
     Revolute(Axis),
@@ -118,6 +124,27 @@ pub enum JointKind {
 }
 
 impl JointKind {
+    /// A plain ball and socket: no cone, twist, friction or spring.
+    pub const BALL: Self = Self::Spherical {
+        cone: None,
+        twist: None,
+        friction: 0.0,
+        spring: None,
+    };
+
+    /// Whether it is a plain ball and socket (its anchors only; `-0` friction counts as none).
+    pub fn is_plain_ball(&self) -> bool {
+        matches!(
+            self,
+            Self::Spherical {
+                cone: None,
+                twist: None,
+                friction,
+                spring: None,
+            } if *friction == 0.0
+        )
+    }
+
     /// The kind's name, as errors and the viewer write it.
     pub fn name(&self) -> &'static str {
         match self {

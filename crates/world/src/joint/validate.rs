@@ -65,7 +65,11 @@ pub(crate) fn check_kind(field: &str, kind: &JointKind) -> Result<(), WorldError
             cone,
             twist,
             friction,
+            spring,
         } => {
+            if let Some(spring) = spring {
+                check_spring(&format!("{field}.spring"), spring)?;
+            }
             if let Some(cone) = cone {
                 within(
                     &format!("{field}.cone"),

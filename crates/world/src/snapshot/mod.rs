@@ -7,8 +7,9 @@
 //! and never change a result, so a restored world steps bit for bit like the original, also
 //! when it was saved mid-contact.
 //!
-//! Formats: version 12 (this build) keeps those axes per pair of parts for the bodies with a
-//! compound (which parts, beside each axis). Version 11 added the separating axes the narrow
+//! Formats: version 13 (this build) saves the spherical joints' springs, in a list of their
+//! own after the others (the joints keep version 12's layout). Version 12 keeps the cached
+//! axes per pair of parts for the bodies with a compound (which parts, beside each axis). Version 11 added the separating axes the narrow
 //! phase caches for the pairs of hulls, last. Version 10 added the user's words on colliders and joints, in a
 //! section of their own after the others (only the non-zero ones). Version 9 added each body's control state (damping, gravity scale,
 //! locks, pending force and torque, kinematic target, user data) and collider flags (filter,
@@ -42,7 +43,7 @@ use crate::body::{
 use crate::config::WorldConfig;
 use crate::contact::{CachedAxis, CachedContact, KeptContact};
 use crate::error::{SnapshotError, WorldError};
-use crate::joint::{Joint, JointHandle, check_joint};
+use crate::joint::{Joint, JointHandle, JointKind, Spring, check_joint, check_spring};
 use crate::limits;
 use crate::world::World;
 use geom::mesh::shared::{self, OpenTable, Table};
@@ -54,6 +55,7 @@ use std::path::Path;
 mod legacy;
 mod v10;
 mod v11;
+mod v12;
 mod v5;
 mod v6;
 mod v8;
@@ -61,14 +63,15 @@ mod v9;
 
 use legacy::{v1, v2, v3, v4};
 
-/// The format version this build writes (it also reads versions 1 to 11). Version 12 keeps
+/// The format version this build writes (it also reads versions 1 to 12). Version 13 saves
+/// the spherical joints' springs (`Snapshot::joint_springs`); version 12 keeps
 /// a cached axis per pair of a compound's parts (the parts in [`CachedAxis`]); version 11
 /// added the cached separating axes of the pairs of hulls; version 10 added the
 /// user's words on colliders and joints ([`UserData`]); version 9 added the bodies' control
 /// states ([`crate::BodyControl`]); version 8 added capsules, convex hulls and
 /// compounds to the shapes (as new last variants: a version 7 file reads with version 8's
 /// layout).
-pub const SNAPSHOT_VERSION: u32 = 12;
+pub const SNAPSHOT_VERSION: u32 = 13;
 
 /// The oldest format version this build reads.
 pub const OLDEST_SNAPSHOT_VERSION: u32 = 1;
@@ -121,6 +124,9 @@ pub struct Snapshot {
     /// The separating axes the last step left for its pairs of hulls (or a hull and a box),
     /// sorted by pair and parts (the next step tries them first).
     pub axes: Vec<CachedAxis>,
+    /// Each spherical joint with a spring, in handle order, with the spring (the joints' own
+    /// saved form leaves it out, as version 12 wrote them).
+    pub joint_springs: Vec<(JointHandle, Spring)>,
 }
 
 /// The user's words on colliders and joints (see `RigidBody::set_collider_user_data` and
@@ -227,6 +233,11 @@ impl Snapshot {
                 .map_err(json)?
                 .upgraded(header.version)
                 .map_err(|_| SnapshotError::Json("the version changed while reading".into()))
+        } else if header.version == 12 {
+            serde_json::from_str::<v12::Snapshot>(text)
+                .map_err(json)?
+                .upgraded(header.version)
+                .map_err(|_| SnapshotError::Json("the version changed while reading".into()))
         } else {
             let snapshot: Self = serde_json::from_str(text).map_err(json)?;
             if snapshot.version != header.version {
@@ -310,6 +321,10 @@ impl Snapshot {
             let (old, left): (v11::Snapshot, &[u8]) =
                 postcard::take_from_bytes(payload).map_err(binary)?;
             (old.upgraded(version)?, left)
+        } else if version == 12 {
+            let (old, left): (v12::Snapshot, &[u8]) =
+                postcard::take_from_bytes(payload).map_err(binary)?;
+            (old.upgraded(version)?, left)
         } else {
             let (snapshot, left): (Self, &[u8]) =
                 postcard::take_from_bytes(payload).map_err(binary)?;
@@ -383,6 +398,41 @@ fn check_user_data<K: Copy + Ord>(
     Ok(())
 }
 
+/// Gives the spherical joints the springs of `springs` (live spherical joints in strictly
+/// increasing handle order, each spring valid), and none to the others: the list decides, so
+/// that a snapshot in memory restores as its saved forms do.
+fn restore_joint_springs(
+    joints: &mut SlotMap<JointHandle, Joint>,
+    springs: &[(JointHandle, Spring)],
+) -> Result<(), SnapshotError> {
+    for (index, &(handle, spring)) in springs.iter().enumerate() {
+        let field = format!("joint_springs[{index}]");
+        let ordered = index == 0 || springs[index - 1].0 < handle;
+        let spherical = joints
+            .get(handle)
+            .is_some_and(|j| matches!(j.kind, JointKind::Spherical { .. }));
+        if !(ordered && spherical) {
+            return Err(SnapshotError::Invalid(WorldError::OutOfRange {
+                field,
+                value: index as Real,
+                range: "a live spherical joint, after the one before".into(),
+            }));
+        }
+        check_spring(&format!("{field}.spring"), &spring)?;
+    }
+    for joint in joints.values_mut() {
+        if let JointKind::Spherical { spring, .. } = &mut joint.kind {
+            *spring = None;
+        }
+    }
+    for &(handle, spring) in springs {
+        if let JointKind::Spherical { spring: s, .. } = &mut joints[handle].kind {
+            *s = Some(spring);
+        }
+    }
+    Ok(())
+}
+
 fn check_size(len: usize) -> Result<(), SnapshotError> {
     if len as u64 > MAX_SNAPSHOT_BYTES {
         return Err(SnapshotError::TooLarge {
@@ -433,6 +483,15 @@ impl World {
                     .collect(),
             },
             axes: self.axis_cache.clone(),
+            joint_springs: (self.joints.iter())
+                .filter_map(|(h, j)| match j.kind {
+                    JointKind::Spherical {
+                        spring: Some(spring),
+                        ..
+                    } => Some((h, spring)),
+                    _ => None,
+                })
+                .collect(),
         }
     }
 
@@ -643,6 +702,7 @@ impl World {
         for &(handle, data) in &snapshot.user_data.joints {
             snapshot.joints[handle].user_data = data;
         }
+        restore_joint_springs(&mut snapshot.joints, &snapshot.joint_springs)?;
         for (body, state) in snapshot.bodies.values_mut().zip(&snapshot.sleep) {
             body.mass_properties = BodyMass::derive(body.kind, body.mass, &body.collider);
             body.sleep = *state;

@@ -58,6 +58,7 @@ impl Snapshot {
             sensing: self.sensing,
             user_data: self.user_data,
             axes: Vec::new(),
+            joint_springs: Vec::new(),
         })
     }
 }

@@ -77,6 +77,7 @@ impl Snapshot {
                     axis: e.axis,
                 })
                 .collect(),
+            joint_springs: Vec::new(),
         })
     }
 }

@@ -94,6 +94,7 @@ impl Snapshot {
             sensing: Vec::new(),
             user_data: Default::default(),
             axes: Vec::new(),
+            joint_springs: Vec::new(),
             bodies: self.bodies,
             touching: self.touching,
             contacts: self.contacts,

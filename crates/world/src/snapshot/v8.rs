@@ -53,6 +53,7 @@ impl Snapshot {
             joints: self.joints,
             user_data: Default::default(),
             axes: Vec::new(),
+            joint_springs: Vec::new(),
         })
     }
 }

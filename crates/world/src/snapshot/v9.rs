@@ -55,6 +55,7 @@ impl Snapshot {
             sensing: self.sensing,
             user_data: Default::default(),
             axes: Vec::new(),
+            joint_springs: Vec::new(),
         })
     }
 }

@@ -175,13 +175,7 @@ impl Rows<'_> {
 
     /// Runs the kind's rows.
     pub(super) fn run(&mut self, kind: &JointKind, g: &Geometry, i: &mut JointImpulses) {
-        if let JointKind::Spherical {
-            cone: None,
-            twist: None,
-            friction,
-        } = kind
-            && *friction == 0.0
-        {
+        if kind.is_plain_ball() {
             // A plain ball and socket: its anchors only.
             self.anchors(g, None, i);
             return;
@@ -192,8 +186,13 @@ impl Rows<'_> {
                 cone,
                 twist,
                 friction,
+                ..
             } => {
                 let zb = g.qb * Vector3::z();
+                if let Some(spring) = self.c.angular_spring {
+                    // Box3D's order: the spring, then friction, the limits and the anchors.
+                    self.turn(g, Some(&spring), i);
+                }
                 if *friction > 0.0 {
                     let max = friction * self.c.h;
                     if self.applying() {

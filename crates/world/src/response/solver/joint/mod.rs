@@ -115,11 +115,7 @@ impl JointConstraint {
             inverse_inertias: [Matrix3::zeros(); 2],
             impulses: JointImpulses::default(),
             coefficients: coefficients(
-                &JointKind::Spherical {
-                    cone: None,
-                    twist: None,
-                    friction: 0.0,
-                },
+                &JointKind::BALL,
                 &Spring {
                     hertz: 0.0,
                     damping_ratio: 0.0,
@@ -127,11 +123,7 @@ impl JointConstraint {
                 1.0,
             ),
             rotations: [UnitQuaternion::identity(); 2],
-            kind: JointKind::Spherical {
-                cone: None,
-                twist: None,
-                friction: 0.0,
-            },
+            kind: JointKind::BALL,
             anchor_mass: Matrix3::zeros(),
             geometry: Geometry {
                 qa: UnitQuaternion::identity(),
@@ -168,14 +160,7 @@ impl JointConstraint {
         };
         let center = |body: &JointBody| body.center;
         let [sa, sb] = states;
-        let turns = !matches!(
-            joint.kind,
-            JointKind::Spherical {
-                cone: None,
-                twist: None,
-                friction,
-            } if friction == 0.0
-        );
+        let turns = !joint.kind.is_plain_ball();
         let (ra, rb) = (arm(a, &joint.frames[0]), arm(b, &joint.frames[1]));
         self.slots = slots;
         self.own = own;
@@ -354,7 +339,7 @@ fn coefficients(kind: &JointKind, softness: &Spring, h: Real) -> Coefficients {
             linear.as_ref().and_then(spring),
             angular.as_ref().and_then(spring),
         ),
-        JointKind::Spherical { .. } => (None, None),
+        JointKind::Spherical { spring: s, .. } => (None, s.as_ref().and_then(spring)),
     };
     Coefficients {
         hold: hold(softness, h),
