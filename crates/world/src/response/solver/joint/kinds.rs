@@ -50,6 +50,10 @@ pub(super) struct Coefficients {
     /// pass, a ragdoll's ball head held at its neck's cone limit against the ground circled
     /// the cone for good (0.3 m/s after 30 s) instead of coming to rest.
     pub(super) swing_axis: Option<Vector3>,
+    /// The turn rows' (about x, y and z) inverse effective mass, `(IA^-1 + IB^-1)^-1`, made
+    /// once per step (`rows::block_inverse`; the inertias hold through it): the springs,
+    /// friction and holds that turn the frames together solve with it.
+    pub(super) turn_mass: Option<Matrix3>,
     pub(super) h: Real,
     pub(super) inv_h: Real,
 }
@@ -91,6 +95,7 @@ impl Rows<'_> {
         error: Vector3,
         spring: Option<&Softness>,
         lambda: &mut Vector3,
+        known: Option<&Option<Matrix3>>,
     ) {
         if self.applying() {
             for (row, &l) in rows.iter().zip(lambda.iter()) {
@@ -103,7 +108,7 @@ impl Rows<'_> {
             (None, Pass::Soft) => Some(&self.c.hold),
             _ => None,
         };
-        self.m.block(rows, error, soft, lambda);
+        self.m.block(rows, error, soft, lambda, known);
     }
 
     fn spring(&mut self, row: &Row, error: Real, soft: &Softness, lambda: &mut Real) {
@@ -170,7 +175,8 @@ impl Rows<'_> {
     /// The frames' turn held together.
     fn turn(&mut self, g: &Geometry, spring: Option<&Softness>, i: &mut JointImpulses) {
         let error = rotation_error(&g.qa, &g.qb);
-        self.hold(&Row::turn(), error, spring, &mut i.angular);
+        let known = Some(&self.c.turn_mass);
+        self.hold(&Row::turn(), error, spring, &mut i.angular, known);
     }
 
     /// Runs the kind's rows.
@@ -203,10 +209,9 @@ impl Rows<'_> {
                         // A motor toward rest about all three axes, its impulse held within
                         // a ball.
                         let old = i.friction;
-                        let mut lambda = old
-                            + self
-                                .m
-                                .block_delta(&Row::turn(), Vector3::zeros(), None, &old);
+                        let (rows, zero) = (Row::turn(), Vector3::zeros());
+                        let inverse = self.c.turn_mass.as_ref();
+                        let mut lambda = old + self.m.delta_with(inverse, &rows, zero, None, &old);
                         let length = lambda.norm();
                         if length > max {
                             lambda *= max / length;
@@ -251,7 +256,7 @@ impl Rows<'_> {
                 let (xa, ya) = (g.qa * Vector3::x(), g.qa * Vector3::y());
                 let rows = [Row::angular(xa), Row::angular(ya), Row::NONE];
                 let error = Vector3::new(xa.dot(&across), ya.dot(&across), 0.0);
-                self.hold(&rows, error, None, &mut i.angular);
+                self.hold(&rows, error, None, &mut i.angular, None);
                 self.anchors(g, None, i);
             }
             JointKind::Prismatic(axis) => {
@@ -267,7 +272,7 @@ impl Rows<'_> {
                     Row::NONE,
                 ];
                 let error = Vector3::new(xa.dot(&g.d), ya.dot(&g.d), 0.0);
-                self.hold(&rows, error, None, &mut i.linear);
+                self.hold(&rows, error, None, &mut i.linear, None);
             }
             JointKind::Weld { .. } => {
                 let angular = self.c.angular_spring;
@@ -288,7 +293,7 @@ impl Rows<'_> {
                     None => {
                         let rows = [row, Row::NONE, Row::NONE];
                         let error = Vector3::new(current - length, 0.0, 0.0);
-                        self.hold(&rows, error, None, &mut i.linear);
+                        self.hold(&rows, error, None, &mut i.linear, None);
                     }
                     Some(_) => {
                         if let Some(spring) = self.c.spring {

@@ -24,7 +24,7 @@ pub(crate) use balls::{BallBatch, BallBatches};
 use geom::{Matrix3, Point3, Real, UnitQuaternion, Vector3};
 pub(crate) use kinds::Pass;
 use kinds::{Coefficients, Geometry, Rows};
-use rows::Motion;
+use rows::{Motion, Row, block_inverse};
 
 /// The stiffest hold, as a fraction of the substep rate (Box3D: a quarter). Stiffer holds
 /// need more than one pass (`SolverConfig::joint_iterations`) and damping: on the acceptance
@@ -180,6 +180,9 @@ impl JointConstraint {
         let qb = b.rotation * joint.frames[1].rotation;
         self.rotations = [qa, qb];
         self.coefficients = coefficients(&joint.kind, &joint.softness, h);
+        let masses = self.inverse_masses[0] + self.inverse_masses[1];
+        let [ia, ib] = &self.inverse_inertias;
+        self.coefficients.turn_mass = block_inverse(masses, ia, ib, &Row::turn());
         if let JointKind::Spherical { cone: Some(_), .. } = joint.kind {
             let swing = (qa * Vector3::z()).cross(&(qb * Vector3::z()));
             self.coefficients.swing_axis = (swing.norm() > 1e-6).then(|| swing.normalize());
@@ -346,6 +349,7 @@ fn coefficients(kind: &JointKind, softness: &Spring, h: Real) -> Coefficients {
         spring: linear,
         angular_spring: angular,
         swing_axis: None,
+        turn_mass: None,
         h,
         inv_h: 1.0 / h,
     }

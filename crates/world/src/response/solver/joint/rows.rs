@@ -94,9 +94,7 @@ impl Motion {
     /// `J_i M^-1 J_j^T`.
     #[inline]
     fn coupling(&self, i: &Row, j: &Row) -> Real {
-        (self.ma + self.mb) * i.n.dot(&j.n)
-            + i.ta.dot(&(self.ia * j.ta))
-            + i.tb.dot(&(self.ib * j.tb))
+        coupling(self.ma + self.mb, &self.ia, &self.ib, i, j)
     }
 
     /// The row's effective mass, 0 when nothing can move along it.
@@ -108,15 +106,20 @@ impl Motion {
 
     /// Solves up to three rows at once (`rows`, padded with [`Row::NONE`]) for a change of
     /// their accumulated impulses `lambda`, with `error` their position errors (used with
-    /// `soft`: bias, mass and impulse scaling; rigid without), and applies it.
+    /// `soft`: bias, mass and impulse scaling; rigid without), and applies it. With `known`,
+    /// the rows' [`block_inverse`] made beforehand for these bodies (the same bits).
     pub(super) fn block(
         &mut self,
         rows: &[Row; 3],
         error: Vector3,
         soft: Option<&Softness>,
         lambda: &mut Vector3,
+        known: Option<&Option<Matrix3>>,
     ) {
-        let delta = self.block_delta(rows, error, soft, lambda);
+        let delta = match known {
+            Some(inverse) => self.delta_with(inverse.as_ref(), rows, error, soft, lambda),
+            None => self.block_delta(rows, error, soft, lambda),
+        };
         *lambda += delta;
         for (row, &d) in rows.iter().zip(delta.iter()) {
             self.push(row, d);
@@ -131,17 +134,22 @@ impl Motion {
         soft: Option<&Softness>,
         lambda: &Vector3,
     ) -> Vector3 {
-        let mut k = Matrix3::zeros();
-        for i in 0..3 {
-            for j in i..3 {
-                let x = self.coupling(&rows[i], &rows[j]);
-                (k[(i, j)], k[(j, i)]) = (x, x);
-            }
-            if k[(i, i)] == 0.0 {
-                k[(i, i)] = 1.0; // a padding row: its impulse stays 0
-            }
-        }
-        let Some(inverse) = k.try_inverse() else {
+        let inverse = block_inverse(self.ma + self.mb, &self.ia, &self.ib, rows);
+        self.delta_with(inverse.as_ref(), rows, error, soft, lambda)
+    }
+
+    /// [`Motion::block_delta`] with the rows' inverse effective mass given (`None`: singular,
+    /// no change).
+    #[inline]
+    pub(super) fn delta_with(
+        &self,
+        inverse: Option<&Matrix3>,
+        rows: &[Row; 3],
+        error: Vector3,
+        soft: Option<&Softness>,
+        lambda: &Vector3,
+    ) -> Vector3 {
+        let Some(inverse) = inverse else {
             return Vector3::zeros();
         };
         let speed = Vector3::new(
@@ -230,6 +238,36 @@ impl Motion {
         self.vb += p * self.mb;
         self.wb += self.ib * rb.cross(p);
     }
+}
+
+/// `J_i M^-1 J_j^T` for bodies of inverse masses summing to `masses` and inverse inertias
+/// `ia`, `ib`.
+#[inline]
+fn coupling(masses: Real, ia: &Matrix3, ib: &Matrix3, i: &Row, j: &Row) -> Real {
+    masses * i.n.dot(&j.n) + i.ta.dot(&(ia * j.ta)) + i.tb.dot(&(ib * j.tb))
+}
+
+/// `K^-1` of up to three rows solved as a block (`K_ij = J_i M^-1 J_j^T`, a padding row's
+/// diagonal 1 so that its impulse stays 0), `None` when `K` is singular. It depends on the
+/// rows and the bodies' masses and inertias only, which hold through a step: a joint whose
+/// rows are fixed (the turn's, about x, y and z) makes it once per step.
+pub(super) fn block_inverse(
+    masses: Real,
+    ia: &Matrix3,
+    ib: &Matrix3,
+    rows: &[Row; 3],
+) -> Option<Matrix3> {
+    let mut k = Matrix3::zeros();
+    for i in 0..3 {
+        for j in i..3 {
+            let x = coupling(masses, ia, ib, &rows[i], &rows[j]);
+            (k[(i, j)], k[(j, i)]) = (x, x);
+        }
+        if k[(i, i)] == 0.0 {
+            k[(i, i)] = 1.0; // a padding row: its impulse stays 0
+        }
+    }
+    k.try_inverse()
 }
 
 /// The change of the anchor rows' accumulated impulse `lambda` for the anchors' relative
