@@ -8,6 +8,7 @@
 //! depends on them, never the other way.
 
 pub mod character;
+pub mod human;
 pub mod inputs;
 pub mod joints;
 pub mod peer;
