@@ -111,35 +111,62 @@ impl Rows<'_> {
         self.m.block(rows, error, soft, lambda, known);
     }
 
-    fn spring(&mut self, row: &Row, error: Real, soft: &Softness, lambda: &mut Real) {
+    /// `row` with its effective mass ([`Motion::mass`]), made once for the rows a pass solves
+    /// along it (the bodies' masses and inertias hold through the pass, so each would make the
+    /// same); a pass that only applies impulses does not read it.
+    fn scalar(&self, row: Row) -> (Row, Real) {
+        let mass = if self.applying() {
+            0.0
+        } else {
+            self.m.mass(&row)
+        };
+        (row, mass)
+    }
+
+    fn spring(
+        &mut self,
+        (row, mass): &(Row, Real),
+        error: Real,
+        soft: &Softness,
+        lambda: &mut Real,
+    ) {
         if self.applying() {
             self.apply(row, *lambda);
         } else {
-            self.m.spring(row, error, soft, lambda);
+            self.m.spring((row, *mass), error, soft, lambda);
         }
     }
 
-    fn motor(&mut self, row: &Row, target: Real, max_force: Real, lambda: &mut Real) {
+    fn motor(
+        &mut self,
+        (row, mass): &(Row, Real),
+        target: Real,
+        max_force: Real,
+        lambda: &mut Real,
+    ) {
         if self.applying() {
             self.apply(row, *lambda);
         } else {
-            self.m.motor(row, target, max_force * self.c.h, lambda);
+            self.m
+                .motor((row, *mass), target, max_force * self.c.h, lambda);
         }
     }
 
     /// A one-sided limit, `c >= 0` (see [`Motion::limit`]); `sign` -1 for an upper one.
-    fn limit(&mut self, row: &Row, sign: Real, c: Real, lambda: &mut Real) {
+    fn limit(&mut self, (row, mass): &(Row, Real), sign: Real, c: Real, lambda: &mut Real) {
         if self.applying() {
             self.apply(row, sign * *lambda);
         } else {
             let soft = (self.pass == Pass::Soft).then_some(&self.c.hold);
-            self.m.limit(row, sign, c, soft, self.c.inv_h, lambda);
+            self.m
+                .limit((row, *mass), sign, c, soft, self.c.inv_h, lambda);
         }
     }
 
     /// A revolute or prismatic joint's free axis along `row` at `position` (angle or
     /// translation): spring, motor, friction, limits.
-    fn axis(&mut self, axis: &Axis, row: &Row, position: Real, i: &mut JointImpulses) {
+    fn axis(&mut self, axis: &Axis, row: Row, position: Real, i: &mut JointImpulses) {
+        let row = &self.scalar(row);
         if let Some(spring) = self.c.spring {
             self.spring(row, position - axis.target, &spring, &mut i.spring);
         }
@@ -237,19 +264,19 @@ impl Rows<'_> {
                     } else {
                         za
                     };
-                    let row = Row::angular(jacobian);
+                    let row = self.scalar(Row::angular(jacobian));
                     self.limit(&row, 1.0, angle - lower, &mut i.lower);
                     self.limit(&row, -1.0, upper - angle, &mut i.upper);
                 }
                 if let (Some(cone), Some(axis)) = (cone, self.c.swing_axis) {
-                    let row = Row::angular(axis);
+                    let row = self.scalar(Row::angular(axis));
                     self.limit(&row, -1.0, cone - swing_angle(&za, &zb), &mut i.cone);
                 }
                 self.anchors(g, None, i);
             }
             JointKind::Revolute(axis) => {
                 let q = relative(&g.qa, &g.qb);
-                self.axis(axis, &Row::angular(za), twist_angle(&q), i);
+                self.axis(axis, Row::angular(za), twist_angle(&q), i);
                 // The hinge axes kept parallel: the turn across it, about a's x and y.
                 let zb = g.qb * Vector3::z();
                 let across = za.cross(&zb);
@@ -263,7 +290,7 @@ impl Rows<'_> {
                 // The slide's axis turns with a; the rows on a act at b's anchor (`d + ra`).
                 let arm = g.d + g.ra;
                 let row = Row::linear(za, &arm, &g.rb);
-                self.axis(axis, &row, g.d.dot(&za), i);
+                self.axis(axis, row, g.d.dot(&za), i);
                 self.turn(g, None, i);
                 let (xa, ya) = (g.qa * Vector3::x(), g.qa * Vector3::y());
                 let rows = [
@@ -296,6 +323,7 @@ impl Rows<'_> {
                         self.hold(&rows, error, None, &mut i.linear, None);
                     }
                     Some(_) => {
+                        let row = self.scalar(row);
                         if let Some(spring) = self.c.spring {
                             self.spring(&row, current - length, &spring, &mut i.spring);
                         }

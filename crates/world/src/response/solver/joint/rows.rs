@@ -166,10 +166,15 @@ impl Motion {
         }
     }
 
-    /// A spring along `row` pulling its position `error` to zero (`soft` its coefficients;
-    /// both passes run it).
-    pub(super) fn spring(&mut self, row: &Row, error: Real, soft: &Softness, lambda: &mut Real) {
-        let mass = self.mass(row);
+    /// A spring along `row` (of effective mass `mass`, [`Motion::mass`]) pulling its
+    /// position `error` to zero (`soft` its coefficients; both passes run it).
+    pub(super) fn spring(
+        &mut self,
+        (row, mass): (&Row, Real),
+        error: Real,
+        soft: &Softness,
+        lambda: &mut Real,
+    ) {
         let speed = self.speed(row);
         let delta = -soft.mass_scale * mass * (speed + soft.bias_rate * error)
             - soft.impulse_scale * *lambda;
@@ -177,28 +182,32 @@ impl Motion {
         self.push(row, delta);
     }
 
-    /// A motor along `row` toward `target` speed, its accumulated impulse held within
-    /// `[-max, max]` (friction is a motor toward 0).
-    pub(super) fn motor(&mut self, row: &Row, target: Real, max: Real, lambda: &mut Real) {
-        let mass = self.mass(row);
+    /// A motor along `row` (of effective mass `mass`) toward `target` speed, its accumulated
+    /// impulse held within `[-max, max]` (friction is a motor toward 0).
+    pub(super) fn motor(
+        &mut self,
+        (row, mass): (&Row, Real),
+        target: Real,
+        max: Real,
+        lambda: &mut Real,
+    ) {
         let old = *lambda;
         *lambda = (old - mass * (self.speed(row) - target)).clamp(-max, max);
         self.push(row, *lambda - old);
     }
 
-    /// A one-sided limit along `row` (`sign` -1 for an upper limit, whose row points the other
-    /// way): `c >= 0` the distance to it. Beyond it (`c < 0`) it pushes back softly in the
+    /// A one-sided limit along `row` (of effective mass `mass`; `sign` -1 for an upper limit,
+    /// whose row points the other way): `c >= 0` the distance to it. Beyond it (`c < 0`) it pushes back softly in the
     /// soft pass; short of it, speculatively, it lets the row close only the gap in a substep.
     pub(super) fn limit(
         &mut self,
-        row: &Row,
+        (row, mass): (&Row, Real),
         sign: Real,
         c: Real,
         soft: Option<&Softness>,
         inv_h: Real,
         lambda: &mut Real,
     ) {
-        let mass = self.mass(row);
         let (bias, mass_scale, impulse_scale) = if c > 0.0 {
             (c * inv_h, 1.0, 0.0)
         } else if let Some(s) = soft {
