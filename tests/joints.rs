@@ -285,32 +285,37 @@ fn a_spring_oscillates_at_its_frequency() {
     assert!(error < 0.02, "period {period} s for {hertz} Hz");
 }
 
+/// A weightless world with a cube on a ball and socket at its centre (a spring of `hertz` and
+/// `damping_ratio`), the cube turned `turn` away from its joint frame's rest.
+fn sprung_cube(
+    hertz: Real,
+    damping_ratio: Real,
+    turn: UnitQuaternion,
+) -> (World, BodyHandle, JointHandle) {
+    let mut world = World::new(WorldConfig {
+        gravity: Vector3::zeros(),
+        ..WorldConfig::default()
+    });
+    let fixed = anchor(&mut world, Vector3::zeros());
+    let body = world
+        .insert(BodyDesc::dynamic().cuboid(Vector3::new(0.2, 0.3, 0.4)))
+        .unwrap();
+    let desc = JointDesc::spherical(fixed, body, Point3::origin());
+    let joint = (world.insert_joint(desc.spring(hertz, damping_ratio, 0.0))).unwrap();
+    let pose = Isometry3::from_parts(Vector3::zeros().into(), turn);
+    world.body_mut(body).unwrap().set_pose(pose).unwrap();
+    (world, body, joint)
+}
+
 #[test]
 fn a_spherical_spring_turns_the_frames_together_at_its_frequency() {
-    // A cube on a ball and socket at its centre, turned 0.25 rad away from its joint frame's
-    // rest: about the twist axis (z) and about a tilt axis (x), each on its own. Box3D's
-    // spherical spring with its target the identity: undamped, it swings back and forth
-    // through the rest at its frequency, whatever the cube's inertia.
+    // Turned 0.25 rad about the twist axis (z) and about a tilt axis (x), each on its own:
+    // Box3D's spherical spring with its target the identity, undamped, swings it back and
+    // forth through the rest at its frequency, whatever the cube's inertia.
+    let hertz = 1.0;
     for axis in [Vector3::z_axis(), Vector3::x_axis()] {
-        let mut world = World::new(WorldConfig {
-            gravity: Vector3::zeros(),
-            ..WorldConfig::default()
-        });
-        let fixed = anchor(&mut world, Vector3::zeros());
-        let body = world
-            .insert(BodyDesc::dynamic().cuboid(Vector3::new(0.2, 0.3, 0.4)))
-            .unwrap();
-        let hertz = 1.0;
-        let joint = world
-            .insert_joint(
-                JointDesc::spherical(fixed, body, Point3::origin()).spring(hertz, 0.0, 0.0),
-            )
-            .unwrap();
-        let turned = Isometry3::from_parts(
-            Vector3::zeros().into(),
-            UnitQuaternion::from_axis_angle(&axis, 0.25),
-        );
-        world.body_mut(body).unwrap().set_pose(turned).unwrap();
+        let (mut world, body, joint) =
+            sprung_cube(hertz, 0.0, UnitQuaternion::from_axis_angle(&axis, 0.25));
         let turn = |w: &World| {
             w.body(body)
                 .unwrap()
@@ -338,20 +343,8 @@ fn a_spherical_spring_turns_the_frames_together_at_its_frequency() {
         assert!(largest > 0.1, "amplitude {largest} rad");
     }
     // Damped at its critical ratio it comes to rest with the frames together.
-    let mut world = World::new(WorldConfig {
-        gravity: Vector3::zeros(),
-        ..WorldConfig::default()
-    });
-    let fixed = anchor(&mut world, Vector3::zeros());
-    let body = world
-        .insert(BodyDesc::dynamic().cuboid(Vector3::new(0.2, 0.3, 0.4)))
-        .unwrap();
-    world
-        .insert_joint(JointDesc::spherical(fixed, body, Point3::origin()).spring(2.0, 1.0, 0.0))
-        .unwrap();
     let turned = UnitQuaternion::from_euler_angles(0.3, -0.2, 0.5);
-    let pose = Isometry3::from_parts(Vector3::zeros().into(), turned);
-    world.body_mut(body).unwrap().set_pose(pose).unwrap();
+    let (mut world, body, _) = sprung_cube(2.0, 1.0, turned);
     for _ in 0..180 {
         world.step();
     }
