@@ -179,10 +179,13 @@ pub fn human(world: &mut World, desc: &HumanDesc) -> Human {
         let (offset, half_height, radius) = capsule_of(bone);
         let mut reference = isometry(bone.reference);
         reference.translation.vector += desc.position;
-        let group = match k {
-            _ if bone.grouped && desc.group != 0 => -desc.group,
-            _ if k == Bone::ThighL as usize || k == Bone::ThighR as usize => desc.thigh_group,
-            _ => 0,
+        let thigh = k == Bone::ThighL as usize || k == Bone::ThighR as usize;
+        let group = if bone.grouped && desc.group != 0 {
+            -desc.group
+        } else if thigh {
+            desc.thigh_group
+        } else {
+            0
         };
         let body = world
             .insert(

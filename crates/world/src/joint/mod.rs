@@ -165,7 +165,8 @@ pub struct JointImpulses {
     /// The anchor rows (spherical, revolute, weld: three; prismatic: the two across the slide;
     /// distance: the length row in `x`).
     pub linear: Vector3,
-    /// The rows holding the turn (weld, prismatic: three; revolute: the two across the hinge).
+    /// The rows holding the turn (weld, prismatic: three; revolute: the two across the hinge;
+    /// a spherical joint's spring: three).
     pub angular: Vector3,
     /// The spring along or about the axis.
     pub spring: Real,
