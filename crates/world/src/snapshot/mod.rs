@@ -9,8 +9,8 @@
 //!
 //! Formats: version 13 (this build) saves the spherical joints' springs, in a list of their
 //! own after the others (the joints keep version 12's layout). Version 12 keeps the cached
-//! axes per pair of parts for the bodies with a compound (which parts, beside each axis). Version 11 added the separating axes the narrow
-//! phase caches for the pairs of hulls, last. Version 10 added the user's words on colliders and joints, in a
+//! axes per pair of parts for the bodies with a compound (which parts, beside each axis).
+//! Version 11 added the separating axes the narrow phase caches for the pairs of hulls, last. Version 10 added the user's words on colliders and joints, in a
 //! section of their own after the others (only the non-zero ones). Version 9 added each body's control state (damping, gravity scale,
 //! locks, pending force and torque, kinematic target, user data) and collider flags (filter,
 //! sensor), beside the bodies as their sleep states are, and the sensors' overlaps. Version 8 added capsules, convex hulls (saved as their vertices and

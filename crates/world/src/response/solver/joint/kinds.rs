@@ -238,7 +238,7 @@ impl Rows<'_> {
                         let old = i.friction;
                         let (rows, zero) = (Row::turn(), Vector3::zeros());
                         let inverse = self.c.turn_mass.as_ref();
-                        let mut lambda = old + self.m.delta_with(inverse, &rows, zero, None, &old);
+                        let mut lambda = old + self.m.block_delta(inverse, &rows, zero, None, &old);
                         let length = lambda.norm();
                         if length > max {
                             lambda *= max / length;

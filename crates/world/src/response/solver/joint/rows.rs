@@ -116,32 +116,19 @@ impl Motion {
         lambda: &mut Vector3,
         known: Option<&Option<Matrix3>>,
     ) {
-        let delta = match known {
-            Some(inverse) => self.delta_with(inverse.as_ref(), rows, error, soft, lambda),
-            None => self.block_delta(rows, error, soft, lambda),
-        };
+        let inverse = (known.copied())
+            .unwrap_or_else(|| block_inverse(self.ma + self.mb, &self.ia, &self.ib, rows));
+        let delta = self.block_delta(inverse.as_ref(), rows, error, soft, lambda);
         *lambda += delta;
         for (row, &d) in rows.iter().zip(delta.iter()) {
             self.push(row, d);
         }
     }
 
-    /// The change of `lambda` that [`Motion::block`] applies.
-    pub(super) fn block_delta(
-        &self,
-        rows: &[Row; 3],
-        error: Vector3,
-        soft: Option<&Softness>,
-        lambda: &Vector3,
-    ) -> Vector3 {
-        let inverse = block_inverse(self.ma + self.mb, &self.ia, &self.ib, rows);
-        self.delta_with(inverse.as_ref(), rows, error, soft, lambda)
-    }
-
-    /// [`Motion::block_delta`] with the rows' inverse effective mass given (`None`: singular,
-    /// no change).
+    /// The change of `lambda` that [`Motion::block`] applies, the rows' inverse effective
+    /// mass given ([`block_inverse`]; `None`: singular, no change).
     #[inline]
-    pub(super) fn delta_with(
+    pub(super) fn block_delta(
         &self,
         inverse: Option<&Matrix3>,
         rows: &[Row; 3],
@@ -197,8 +184,9 @@ impl Motion {
     }
 
     /// A one-sided limit along `row` (of effective mass `mass`; `sign` -1 for an upper limit,
-    /// whose row points the other way): `c >= 0` the distance to it. Beyond it (`c < 0`) it pushes back softly in the
-    /// soft pass; short of it, speculatively, it lets the row close only the gap in a substep.
+    /// whose row points the other way): `c >= 0` the distance to it. Beyond it (`c < 0`) it
+    /// pushes back softly in the soft pass; short of it, speculatively, it lets the row close
+    /// only the gap in a substep.
     pub(super) fn limit(
         &mut self,
         (row, mass): (&Row, Real),
