@@ -15,5 +15,6 @@ run many_bodies --scene room --frames 120 --screenshot docs/many_bodies_room.png
 run pyramid --frames 100 --fire-frame 20 --screenshot docs/pyramid.png
 run tower --frames 60 --screenshot docs/tower.png
 run joints --frames 150 --screenshot docs/joints.png
+run rain --frames 10 --steps-per-frame 30 --screenshot docs/rain.png
 run level --frames 240 --screenshot docs/level.png
 run shapes --frames 60 --steps-per-frame 2 --screenshot docs/shapes.png

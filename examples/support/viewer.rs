@@ -485,6 +485,13 @@ impl Viewer {
 
     /// Steps `world` as the pacing says, timing the steps; a held body is pulled first.
     pub fn advance(&mut self, world: &mut World) {
+        self.advance_with(world, |_| {});
+    }
+
+    /// [`Self::advance`], calling `before_step` before each step (in real time, before each
+    /// call of `World::advance`, which may take several: scenes that change the world at
+    /// given steps set `real_time` to `false`).
+    pub fn advance_with(&mut self, world: &mut World, mut before_step: impl FnMut(&mut World)) {
         if let Some((at, to)) = self.script
             && self.stage.is_headless()
         {
@@ -508,15 +515,20 @@ impl Viewer {
                     1
                 };
                 for _ in 0..steps {
+                    before_step(world);
                     world.step();
                 }
                 steps
             }
             Advance::Seconds(_) if !self.real_time => {
+                before_step(world);
                 world.step();
                 1
             }
-            Advance::Seconds(seconds) => world.advance(seconds),
+            Advance::Seconds(seconds) => {
+                before_step(world);
+                world.advance(seconds)
+            }
         };
         if steps > 0 {
             let ms = start.elapsed().as_secs_f64() * 1e3 / steps as f64;

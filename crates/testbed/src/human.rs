@@ -311,21 +311,27 @@ pub fn box3d_torus_mesh(radial: u32, tubular: u32, radius: Real, thickness: Real
 /// up) at its centre (Box3D puts both on one body; here each is a body), gravity -10
 /// (Box3D's), sleeping on. The humans come with [`rain_step`].
 pub fn rain() -> World {
+    rain_grid(RAIN_GRID)
+}
+
+/// [`rain`] with `grid` x `grid` cells (Box3D's `RAIN_GRID_COUNT` is 10); its humans come with
+/// [`rain_grid_step`] for the same `grid`.
+pub fn rain_grid(grid: usize) -> World {
     let mut world = World::new(WorldConfig {
         gravity: Vector3::new(0.0, -10.0, 0.0),
         ..WorldConfig::default()
     });
-    let grid = box3d_grid_mesh(8, 8, RAIN_CELL / 8.0);
+    let mesh = box3d_grid_mesh(8, 8, RAIN_CELL / 8.0);
     let torus = box3d_torus_mesh(16, 16, 0.25 * RAIN_CELL, 1.0);
-    let span = RAIN_CELL * RAIN_GRID as Real;
-    for i in 0..RAIN_GRID {
-        for j in 0..RAIN_GRID {
+    let span = RAIN_CELL * grid as Real;
+    for i in 0..grid {
+        for j in 0..grid {
             let at = Vector3::new(
                 -0.5 * span + (i as Real + 0.5) * RAIN_CELL,
                 0.0,
                 -0.5 * span + (j as Real + 0.5) * RAIN_CELL,
             );
-            for shape in [&grid, &torus] {
+            for shape in [&mesh, &torus] {
                 world
                     .insert(BodyDesc::fixed().shape(shape.clone()).position(at))
                     .expect("a valid cell");
@@ -339,18 +345,25 @@ pub fn rain() -> World {
 /// column of groups (one per row, three humans each, 0.75 m apart from 20 m up, friction
 /// torque 5 N m, springs of 1 Hz at damping ratio 0.7), one column further each time; once
 /// all ten stand, the oldest column's humans are removed and dropped again. A group's bodies
-/// carry its index plus one as their word. Returns how many humans it added.
-pub fn rain_step(world: &mut World, step: usize) -> usize {
-    if step & 0x2F != 0 {
-        return 0;
+/// carry its index plus one as their word. Returns the humans it added.
+pub fn rain_step(world: &mut World, step: usize) -> Vec<Human> {
+    rain_grid_step(world, step, RAIN_GRID)
+}
+
+/// [`rain_step`] for a [`rain_grid`] of `grid` x `grid` cells: a column of `grid` groups, the
+/// oldest removed once all `grid` columns stand.
+pub fn rain_grid_step(world: &mut World, step: usize, grid: usize) -> Vec<Human> {
+    let mut added = Vec::new();
+    if step & 0x2F != 0 || grid == 0 {
+        return added;
     }
     let event = (0..step).filter(|k| k & 0x2F == 0).count();
-    let column = event % RAIN_GRID;
-    let span = RAIN_CELL * RAIN_GRID as Real;
-    for row in 0..RAIN_GRID {
-        let group = row * RAIN_GRID + column;
+    let column = event % grid;
+    let span = RAIN_CELL * grid as Real;
+    for row in 0..grid {
+        let group = row * grid + column;
         let word = group as u64 + 1;
-        if event >= RAIN_GRID {
+        if event >= grid {
             let old: Vec<BodyHandle> = (world.bodies())
                 .filter(|(_, b)| b.user_data() == word)
                 .map(|(h, _)| h)
@@ -365,7 +378,7 @@ pub fn rain_step(world: &mut World, step: usize) -> usize {
             -0.5 * span + RAIN_CELL * (row as Real + 0.5),
         );
         for k in 0..RAIN_GROUP {
-            human(
+            added.push(human(
                 world,
                 &HumanDesc {
                     position,
@@ -376,9 +389,9 @@ pub fn rain_step(world: &mut World, step: usize) -> usize {
                     thigh_group: -1000 - k as i32,
                     user_data: word,
                 },
-            );
+            ));
             position.x += 0.75;
         }
     }
-    RAIN_GRID * RAIN_GROUP
+    added
 }
