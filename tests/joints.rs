@@ -605,6 +605,69 @@ fn removing_a_body_removes_its_joints() {
     world.step();
 }
 
+/// A row of five overlapping balls (radius 0.5, 0.9 m apart) from a fixed anchor, each on a
+/// spherical joint to the next, and a sixth joint from the anchor to the second ball: jointed
+/// balls do not collide, so a pair the world forgets to keep apart would push.
+fn jointed_row() -> (World, Vec<BodyHandle>, Vec<JointHandle>) {
+    let mut world = world();
+    let fixed = anchor(&mut world, Vector3::new(-0.9, 0.0, 0.0));
+    let mut bodies = vec![fixed];
+    for k in 0..5 {
+        bodies.push(ball(
+            &mut world,
+            Vector3::new(0.9 * k as Real, 0.0, 0.0),
+            0.5,
+        ));
+    }
+    let mut joints = Vec::new();
+    for (i, j) in [(0, 1), (1, 2), (2, 3), (3, 4), (4, 5), (0, 2)] {
+        let at = world.body(bodies[j]).unwrap().position();
+        let desc = JointDesc::spherical(bodies[i], bodies[j], Point3::from(at));
+        joints.push(world.insert_joint(desc).unwrap());
+    }
+    (world, bodies, joints)
+}
+
+#[test]
+fn removing_a_jointed_body_leaves_the_other_joints_as_a_restored_world_has_them() {
+    // The second ball of the row has three joints; removing it removes them and leaves the
+    // others holding, their balls still kept from colliding: the world steps to the same bits
+    // as its restored copy, whose joints' pairs are made afresh from its joints.
+    let (mut world, bodies, joints) = jointed_row();
+    world.remove(bodies[2]);
+    assert_eq!(world.joint_count(), 3);
+    for gone in [joints[1], joints[2], joints[5]] {
+        assert!(world.joint(gone).is_none());
+    }
+    let mut restored = World::from_bytes(&world.to_bytes().unwrap()).unwrap();
+    for _ in 0..120 {
+        world.step();
+        restored.step();
+    }
+    assert_eq!(world.state_hash(), restored.state_hash());
+    // The balls held on the joints left are still one ball apart, not pushed apart.
+    for pair in [(3, 4), (4, 5)] {
+        let [a, b] = [pair.0, pair.1].map(|k| world.body(bodies[k]).unwrap().position());
+        assert!(
+            ((a - b).norm() - 0.9).abs() < 0.01,
+            "{pair:?}: {}",
+            (a - b).norm()
+        );
+    }
+    // Joints inserted next take the handles they take after the three joints are removed one
+    // by one in handle order.
+    let (mut other, other_bodies, other_joints) = jointed_row();
+    for gone in [1, 2, 5] {
+        other.remove_joint(other_joints[gone]).unwrap();
+    }
+    other.remove(other_bodies[2]);
+    let [next, other_next] = [(&mut world, &bodies), (&mut other, &other_bodies)].map(|(w, b)| {
+        let desc = JointDesc::spherical(b[3], b[5], Point3::origin());
+        [(); 4].map(|_| w.insert_joint(desc.clone()).unwrap())
+    });
+    assert_eq!(next, other_next);
+}
+
 /// Inserting `desc` fails naming `field` (by the error's text), and nothing changes.
 fn refused(world: &mut World, desc: JointDesc, field: &str) {
     let (count, hash) = (world.joint_count(), world.state_hash());

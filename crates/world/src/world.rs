@@ -784,6 +784,17 @@ impl World {
         }
     }
 
+    /// The joints of `body`, in handle order (from `attached`).
+    pub(crate) fn joints_attached_to(&self, body: BodyHandle) -> Vec<JointHandle> {
+        let start = self.attached.partition_point(|e| e.0 < body);
+        let mut handles: Vec<JointHandle> = (self.attached[start..].iter())
+            .take_while(|e| e.0 == body)
+            .map(|e| e.2)
+            .collect();
+        handles.sort_unstable();
+        handles
+    }
+
     /// Takes a removed joint's pair out of what is derived from the joints.
     pub(crate) fn unlink(&mut self, handle: JointHandle, joint: &Joint) {
         self.joints_indexed_for = None;

@@ -158,22 +158,20 @@ impl World {
         }
     }
 
-    /// Removes the joints of a body being removed (their other bodies wake).
+    /// Removes the joints of a body being removed (their other bodies wake): found through
+    /// `attached` and taken out of what is derived from the joints one by one, so that
+    /// removing a body costs its joints, not every joint (Box3D's rain removes 420 jointed
+    /// bodies at once). They are removed in handle order, as a pass over every joint would, so
+    /// that the joints inserted next get the same handles.
     pub(crate) fn remove_joints_of(&mut self, body: BodyHandle) {
-        let before = self.joints.len();
-        let mut others = Vec::new();
-        self.joints.retain(|_, joint| {
-            let attached = joint.bodies.contains(&body);
-            if attached {
-                others.extend(joint.bodies.iter().filter(|&&h| h != body));
-            }
-            !attached
-        });
-        if self.joints.len() != before {
-            self.joints_changed();
-            for other in others {
-                if let Some(body) = self.bodies.get_mut(other) {
-                    body.sleep.wake();
+        for handle in self.joints_attached_to(body) {
+            let Some(joint) = self.joints.remove(handle) else {
+                continue;
+            };
+            self.unlink(handle, &joint);
+            for other in joint.bodies.into_iter().filter(|&h| h != body) {
+                if let Some(state) = self.bodies.get_mut(other) {
+                    state.sleep.wake();
                     self.active.note(other);
                 }
             }
