@@ -4,7 +4,7 @@
 //! first substep's warm start, the soft pass, the relax pass, and reading the reaction
 //! ([`Pass`]).
 
-use super::rows::{Motion, Row};
+use super::rows::{Motion, Row, block_inverse};
 use crate::joint::math::{relative, rotation_error, swing_angle, twist_angle};
 use crate::joint::{Axis, JointImpulses, JointKind};
 use crate::response::solver::soft::Softness;
@@ -58,6 +58,125 @@ pub(super) struct Coefficients {
     pub(super) inv_h: Real,
 }
 
+/// What a joint's rows are made of that holds from one refresh to the next (the frames move
+/// only when the positions do): its rows, their effective masses, its angles and errors,
+/// made by [`Frame::of`] once per substep rather than in every pass, from the same values
+/// by the same arithmetic (so the same bits).
+#[derive(Debug, Clone)]
+pub(super) struct Frame {
+    /// The free axis's row and its effective mass (a hinge's or a slider's axis, a twist
+    /// limit's Jacobian, a sprung distance joint's line), and its position (angle,
+    /// translation, length).
+    axis: (Row, Real),
+    position: Real,
+    /// A spherical joint's cone row (its swing axis) and its effective mass, and how far the
+    /// swing is inside the cone (`cone - swing`).
+    cone: (Row, Real),
+    inside_cone: Real,
+    /// The holding rows besides the anchors and the turn (a hinge's two turns across its
+    /// axis, a slider's two slides across its, a rigid distance's line), their errors and
+    /// their block's inverse effective mass.
+    hold: [Row; 3],
+    hold_error: Vector3,
+    hold_inverse: Option<Matrix3>,
+    /// The frames' rotation error, for the rows that turn them together.
+    turn_error: Vector3,
+}
+
+impl Frame {
+    /// Before the first refresh.
+    pub(super) const NONE: Frame = Frame {
+        axis: (Row::NONE, 0.0),
+        position: 0.0,
+        cone: (Row::NONE, 0.0),
+        inside_cone: 0.0,
+        hold: [Row::NONE; 3],
+        hold_error: Vector3::new(0.0, 0.0, 0.0),
+        hold_inverse: None,
+        turn_error: Vector3::new(0.0, 0.0, 0.0),
+    };
+
+    /// The frame of a joint of `kind` (not a plain ball) at `g`, its coefficients `c`, for
+    /// bodies of the masses and inertias of `m` (its velocities are not read).
+    pub(super) fn of(kind: &JointKind, g: &Geometry, c: &Coefficients, m: &Motion) -> Self {
+        let mut f = Self::NONE;
+        let za = g.qa * Vector3::z();
+        let scalar = |row: Row| (row, m.mass(&row));
+        let block = |rows: &[Row; 3]| block_inverse(m.ma + m.mb, &m.ia, &m.ib, rows);
+        match kind {
+            JointKind::Spherical { cone, twist, .. } => {
+                if c.angular_spring.is_some() {
+                    f.turn_error = rotation_error(&g.qa, &g.qb);
+                }
+                let zb = g.qb * Vector3::z();
+                if twist.is_some() {
+                    let swing_axis = za.cross(&zb);
+                    let swing_length = swing_axis.norm();
+                    let q = relative(&g.qa, &g.qb);
+                    f.position = twist_angle(&q);
+                    // Box3D's twist Jacobian: the cone axis tilted toward the twist axis by
+                    // half the swing.
+                    let jacobian = if swing_length > 1e-6 {
+                        let swing_axis = swing_axis / swing_length;
+                        let perp = swing_axis.cross(&za);
+                        let tan_half = ((q.i * q.i + q.j * q.j) / (q.k * q.k + q.w * q.w)).sqrt();
+                        za + perp * tan_half
+                    } else {
+                        za
+                    };
+                    f.axis = scalar(Row::angular(jacobian));
+                }
+                if let (Some(cone), Some(axis)) = (cone, c.swing_axis) {
+                    f.cone = scalar(Row::angular(axis));
+                    f.inside_cone = cone - swing_angle(&za, &zb);
+                }
+            }
+            JointKind::Revolute(_) => {
+                let q = relative(&g.qa, &g.qb);
+                f.axis = scalar(Row::angular(za));
+                f.position = twist_angle(&q);
+                // The hinge axes kept parallel: the turn across it, about a's x and y.
+                let zb = g.qb * Vector3::z();
+                let across = za.cross(&zb);
+                let (xa, ya) = (g.qa * Vector3::x(), g.qa * Vector3::y());
+                f.hold = [Row::angular(xa), Row::angular(ya), Row::NONE];
+                f.hold_error = Vector3::new(xa.dot(&across), ya.dot(&across), 0.0);
+                f.hold_inverse = block(&f.hold);
+            }
+            JointKind::Prismatic(_) => {
+                // The slide's axis turns with a; the rows on a act at b's anchor (`d + ra`).
+                let arm = g.d + g.ra;
+                f.axis = scalar(Row::linear(za, &arm, &g.rb));
+                f.position = g.d.dot(&za);
+                f.turn_error = rotation_error(&g.qa, &g.qb);
+                let (xa, ya) = (g.qa * Vector3::x(), g.qa * Vector3::y());
+                f.hold = [
+                    Row::linear(xa, &arm, &g.rb),
+                    Row::linear(ya, &arm, &g.rb),
+                    Row::NONE,
+                ];
+                f.hold_error = Vector3::new(xa.dot(&g.d), ya.dot(&g.d), 0.0);
+                f.hold_inverse = block(&f.hold);
+            }
+            JointKind::Weld { .. } => f.turn_error = rotation_error(&g.qa, &g.qb),
+            JointKind::Distance { length, spring, .. } => {
+                let current = g.d.norm();
+                let n = if current > 1e-6 { g.d / current } else { za };
+                let row = Row::linear(n, &g.ra, &g.rb);
+                f.position = current;
+                if spring.is_some() {
+                    f.axis = scalar(row);
+                } else {
+                    f.hold = [row, Row::NONE, Row::NONE];
+                    f.hold_error = Vector3::new(current - length, 0.0, 0.0);
+                    f.hold_inverse = block(&f.hold);
+                }
+            }
+        }
+        f
+    }
+}
+
 /// A pass over a joint's rows: the bodies' motion, and for [`Pass::Reaction`] the sums.
 pub(super) struct Rows<'a> {
     pub(super) m: &'a mut Motion,
@@ -65,6 +184,8 @@ pub(super) struct Rows<'a> {
     pub(super) c: &'a Coefficients,
     /// The anchor rows' effective mass (`JointConstraint::anchor_mass`).
     pub(super) anchor_mass: &'a Matrix3,
+    /// The rows, masses and angles made at the last refresh.
+    pub(super) f: &'a Frame,
     pub(super) force: Vector3,
     pub(super) torque: Vector3,
 }
@@ -111,18 +232,6 @@ impl Rows<'_> {
         self.m.block(rows, error, soft, lambda, known);
     }
 
-    /// `row` with its effective mass ([`Motion::mass`]), made once for the rows a pass solves
-    /// along it (the bodies' masses and inertias hold through the pass, so each would make the
-    /// same); a pass that only applies impulses does not read it.
-    fn scalar(&self, row: Row) -> (Row, Real) {
-        let mass = if self.applying() {
-            0.0
-        } else {
-            self.m.mass(&row)
-        };
-        (row, mass)
-    }
-
     fn spring(
         &mut self,
         (row, mass): &(Row, Real),
@@ -163,10 +272,10 @@ impl Rows<'_> {
         }
     }
 
-    /// A revolute or prismatic joint's free axis along `row` at `position` (angle or
+    /// A revolute or prismatic joint's free axis (the frame's row and position: angle or
     /// translation): spring, motor, friction, limits.
-    fn axis(&mut self, axis: &Axis, row: Row, position: Real, i: &mut JointImpulses) {
-        let row = &self.scalar(row);
+    fn axis(&mut self, axis: &Axis, i: &mut JointImpulses) {
+        let (row, position) = (&self.f.axis, self.f.position);
         if let Some(spring) = self.c.spring {
             self.spring(row, position - axis.target, &spring, &mut i.spring);
         }
@@ -200,8 +309,8 @@ impl Rows<'_> {
     }
 
     /// The frames' turn held together.
-    fn turn(&mut self, g: &Geometry, spring: Option<&Softness>, i: &mut JointImpulses) {
-        let error = rotation_error(&g.qa, &g.qb);
+    fn turn(&mut self, spring: Option<&Softness>, i: &mut JointImpulses) {
+        let error = self.f.turn_error;
         let known = Some(&self.c.turn_mass);
         self.hold(&Row::turn(), error, spring, &mut i.angular, known);
     }
@@ -213,7 +322,6 @@ impl Rows<'_> {
             self.anchors(g, None, i);
             return;
         }
-        let za = g.qa * Vector3::z();
         match kind {
             JointKind::Spherical {
                 cone,
@@ -221,10 +329,9 @@ impl Rows<'_> {
                 friction,
                 ..
             } => {
-                let zb = g.qb * Vector3::z();
                 if let Some(spring) = self.c.angular_spring {
                     // Box3D's order: the spring, then friction, the limits and the anchors.
-                    self.turn(g, Some(&spring), i);
+                    self.turn(Some(&spring), i);
                 }
                 if *friction > 0.0 {
                     let max = friction * self.c.h;
@@ -249,61 +356,44 @@ impl Rows<'_> {
                         i.friction = lambda;
                     }
                 }
-                let swing_axis = za.cross(&zb);
-                let swing_length = swing_axis.norm();
                 if let Some([lower, upper]) = twist {
-                    let q = relative(&g.qa, &g.qb);
-                    let angle = twist_angle(&q);
-                    // Box3D's twist Jacobian: the cone axis tilted toward the twist axis by
-                    // half the swing.
-                    let jacobian = if swing_length > 1e-6 {
-                        let swing_axis = swing_axis / swing_length;
-                        let perp = swing_axis.cross(&za);
-                        let tan_half = ((q.i * q.i + q.j * q.j) / (q.k * q.k + q.w * q.w)).sqrt();
-                        za + perp * tan_half
-                    } else {
-                        za
-                    };
-                    let row = self.scalar(Row::angular(jacobian));
-                    self.limit(&row, 1.0, angle - lower, &mut i.lower);
-                    self.limit(&row, -1.0, upper - angle, &mut i.upper);
+                    let (row, angle) = (&self.f.axis, self.f.position);
+                    self.limit(row, 1.0, angle - lower, &mut i.lower);
+                    self.limit(row, -1.0, upper - angle, &mut i.upper);
                 }
-                if let (Some(cone), Some(axis)) = (cone, self.c.swing_axis) {
-                    let row = self.scalar(Row::angular(axis));
-                    self.limit(&row, -1.0, cone - swing_angle(&za, &zb), &mut i.cone);
+                if cone.is_some() && self.c.swing_axis.is_some() {
+                    let row = &self.f.cone;
+                    self.limit(row, -1.0, self.f.inside_cone, &mut i.cone);
                 }
                 self.anchors(g, None, i);
             }
             JointKind::Revolute(axis) => {
-                let q = relative(&g.qa, &g.qb);
-                self.axis(axis, Row::angular(za), twist_angle(&q), i);
-                // The hinge axes kept parallel: the turn across it, about a's x and y.
-                let zb = g.qb * Vector3::z();
-                let across = za.cross(&zb);
-                let (xa, ya) = (g.qa * Vector3::x(), g.qa * Vector3::y());
-                let rows = [Row::angular(xa), Row::angular(ya), Row::NONE];
-                let error = Vector3::new(xa.dot(&across), ya.dot(&across), 0.0);
-                self.hold(&rows, error, None, &mut i.angular, None);
+                self.axis(axis, i);
+                let f = self.f;
+                self.hold(
+                    &f.hold,
+                    f.hold_error,
+                    None,
+                    &mut i.angular,
+                    Some(&f.hold_inverse),
+                );
                 self.anchors(g, None, i);
             }
             JointKind::Prismatic(axis) => {
-                // The slide's axis turns with a; the rows on a act at b's anchor (`d + ra`).
-                let arm = g.d + g.ra;
-                let row = Row::linear(za, &arm, &g.rb);
-                self.axis(axis, row, g.d.dot(&za), i);
-                self.turn(g, None, i);
-                let (xa, ya) = (g.qa * Vector3::x(), g.qa * Vector3::y());
-                let rows = [
-                    Row::linear(xa, &arm, &g.rb),
-                    Row::linear(ya, &arm, &g.rb),
-                    Row::NONE,
-                ];
-                let error = Vector3::new(xa.dot(&g.d), ya.dot(&g.d), 0.0);
-                self.hold(&rows, error, None, &mut i.linear, None);
+                self.axis(axis, i);
+                self.turn(None, i);
+                let f = self.f;
+                self.hold(
+                    &f.hold,
+                    f.hold_error,
+                    None,
+                    &mut i.linear,
+                    Some(&f.hold_inverse),
+                );
             }
             JointKind::Weld { .. } => {
                 let angular = self.c.angular_spring;
-                self.turn(g, angular.as_ref(), i);
+                self.turn(angular.as_ref(), i);
                 let linear = self.c.spring;
                 self.anchors(g, linear.as_ref(), i);
             }
@@ -313,25 +403,28 @@ impl Rows<'_> {
                 max,
                 spring,
             } => {
-                let current = g.d.norm();
-                let n = if current > 1e-6 { g.d / current } else { za };
-                let row = Row::linear(n, &g.ra, &g.rb);
+                let f = self.f;
+                let current = f.position;
                 match spring {
                     None => {
-                        let rows = [row, Row::NONE, Row::NONE];
-                        let error = Vector3::new(current - length, 0.0, 0.0);
-                        self.hold(&rows, error, None, &mut i.linear, None);
+                        self.hold(
+                            &f.hold,
+                            f.hold_error,
+                            None,
+                            &mut i.linear,
+                            Some(&f.hold_inverse),
+                        );
                     }
                     Some(_) => {
-                        let row = self.scalar(row);
+                        let row = &f.axis;
                         if let Some(spring) = self.c.spring {
-                            self.spring(&row, current - length, &spring, &mut i.spring);
+                            self.spring(row, current - length, &spring, &mut i.spring);
                         }
                         if *min > 0.0 {
-                            self.limit(&row, 1.0, current - min, &mut i.lower);
+                            self.limit(row, 1.0, current - min, &mut i.lower);
                         }
                         if *max < crate::limits::MAX_SIZE {
-                            self.limit(&row, -1.0, max - current, &mut i.upper);
+                            self.limit(row, -1.0, max - current, &mut i.upper);
                         }
                     }
                 }

@@ -23,7 +23,7 @@ use crate::joint::{Joint, JointImpulses, JointKind, Spring};
 pub(crate) use balls::{BallBatch, BallBatches};
 use geom::{Matrix3, Point3, Real, UnitQuaternion, Vector3};
 pub(crate) use kinds::Pass;
-use kinds::{Coefficients, Geometry, Rows};
+use kinds::{Coefficients, Frame, Geometry, Rows};
 use rows::{Motion, Row, block_inverse};
 
 /// The stiffest hold, as a fraction of the substep rate (Box3D: a quarter). Stiffer holds
@@ -98,6 +98,8 @@ pub(crate) struct JointConstraint {
     /// The frames and anchors as the bodies' positions are now: they move only when the
     /// positions do, so are refreshed once per substep (`refresh_from`) rather than every pass.
     geometry: Geometry,
+    /// Its rows, their masses and its angles from `geometry` (refreshed with it).
+    frame: Frame,
     /// The force and torque on `b` over the step's last substep.
     pub(crate) reaction: [Vector3; 2],
 }
@@ -132,6 +134,7 @@ impl JointConstraint {
                 rb: Vector3::zeros(),
                 d: Vector3::zeros(),
             },
+            frame: Frame::NONE,
             reaction: [Vector3::zeros(); 2],
         }
     }
@@ -210,6 +213,8 @@ impl JointConstraint {
             - sb * ib * sb;
         self.anchor_mass = k.try_inverse().unwrap_or_else(Matrix3::zeros);
         self.geometry = Geometry { qa, qb, ra, rb, d };
+        let masses = Motion::of(a, b, ia, ib);
+        self.frame = Frame::of(&self.kind, &self.geometry, &self.coefficients, &masses);
     }
 
     /// Whether it is a plain ball and socket (no cone, twist or friction: its anchors only),
@@ -247,6 +252,7 @@ impl JointConstraint {
             pass,
             c: &self.coefficients,
             anchor_mass: &self.anchor_mass,
+            f: &self.frame,
             force: Vector3::zeros(),
             torque: Vector3::zeros(),
         };
