@@ -663,7 +663,7 @@ fn removing_a_jointed_body_leaves_the_other_joints_as_a_restored_world_has_them(
     other.remove(other_bodies[2]);
     let [next, other_next] = [(&mut world, &bodies), (&mut other, &other_bodies)].map(|(w, b)| {
         let desc = JointDesc::spherical(b[3], b[5], Point3::origin());
-        [(); 4].map(|_| w.insert_joint(desc.clone()).unwrap())
+        [(); 4].map(|_| w.insert_joint(desc).unwrap())
     });
     assert_eq!(next, other_next);
 }
