@@ -206,7 +206,11 @@ impl Motion {
         let speed = sign * self.speed(row);
         let old = *lambda;
         *lambda = (old - mass_scale * mass * (speed + bias) - impulse_scale * old).max(0.0);
-        self.push(row, sign * (*lambda - old));
+        // A limit away from its bound keeps its impulse at zero, pass after pass: nothing to
+        // push (pushing zero would change at most the sign of a zero velocity).
+        if *lambda != old {
+            self.push(row, sign * (*lambda - old));
+        }
     }
 
     /// The three rows holding the anchors together (`ra`, `rb` the arms, `d` how far `b`'s
