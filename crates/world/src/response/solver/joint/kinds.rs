@@ -308,6 +308,13 @@ impl Rows<'_> {
         }
     }
 
+    /// The frame's holding rows (a hinge's turns across its axis, a slider's slides across
+    /// its, a rigid distance's line), with their impulses `lambda`.
+    fn frame_hold(&mut self, lambda: &mut Vector3) {
+        let f = self.f;
+        self.hold(&f.hold, f.hold_error, None, lambda, Some(&f.hold_inverse));
+    }
+
     /// The frames' turn held together.
     fn turn(&mut self, spring: Option<&Softness>, i: &mut JointImpulses) {
         let error = self.f.turn_error;
@@ -369,27 +376,13 @@ impl Rows<'_> {
             }
             JointKind::Revolute(axis) => {
                 self.axis(axis, i);
-                let f = self.f;
-                self.hold(
-                    &f.hold,
-                    f.hold_error,
-                    None,
-                    &mut i.angular,
-                    Some(&f.hold_inverse),
-                );
+                self.frame_hold(&mut i.angular);
                 self.anchors(g, None, i);
             }
             JointKind::Prismatic(axis) => {
                 self.axis(axis, i);
                 self.turn(None, i);
-                let f = self.f;
-                self.hold(
-                    &f.hold,
-                    f.hold_error,
-                    None,
-                    &mut i.linear,
-                    Some(&f.hold_inverse),
-                );
+                self.frame_hold(&mut i.linear);
             }
             JointKind::Weld { .. } => {
                 let angular = self.c.angular_spring;
@@ -406,15 +399,7 @@ impl Rows<'_> {
                 let f = self.f;
                 let current = f.position;
                 match spring {
-                    None => {
-                        self.hold(
-                            &f.hold,
-                            f.hold_error,
-                            None,
-                            &mut i.linear,
-                            Some(&f.hold_inverse),
-                        );
-                    }
+                    None => self.frame_hold(&mut i.linear),
                     Some(_) => {
                         let row = &f.axis;
                         if let Some(spring) = self.c.spring {
