@@ -4,7 +4,7 @@
 //! first substep's warm start, the soft pass, the relax pass, and reading the reaction
 //! ([`Pass`]).
 
-use super::rows::{Motion, Row, block_inverse};
+use super::rows::{Motion, Row, block_delta, block_inverse};
 use crate::joint::math::{relative, rotation_error, swing_angle, twist_angle};
 use crate::joint::{Axis, JointImpulses, JointKind};
 use crate::response::solver::soft::Softness;
@@ -224,12 +224,18 @@ impl Rows<'_> {
             }
             return;
         }
-        let soft = match (spring, self.pass) {
+        let soft = self.holding(spring).copied();
+        self.m.block(rows, error, soft.as_ref(), lambda, known);
+    }
+
+    /// The softness a holding row is solved with: `spring` in both passes, else the hold's in
+    /// the soft pass and none (rigid) in the relax pass.
+    fn holding<'s>(&'s self, spring: Option<&'s Softness>) -> Option<&'s Softness> {
+        match (spring, self.pass) {
             (Some(s), _) => Some(s),
             (None, Pass::Soft) => Some(&self.c.hold),
             _ => None,
-        };
-        self.m.block(rows, error, soft, lambda, known);
+        }
     }
 
     fn spring(
@@ -315,11 +321,17 @@ impl Rows<'_> {
         self.hold(&f.hold, f.hold_error, None, lambda, Some(&f.hold_inverse));
     }
 
-    /// The frames' turn held together.
+    /// The frames' turn held together (the three turn rows, as [`Rows::hold`] solves them).
     fn turn(&mut self, spring: Option<&Softness>, i: &mut JointImpulses) {
-        let error = self.f.turn_error;
-        let known = Some(&self.c.turn_mass);
-        self.hold(&Row::turn(), error, spring, &mut i.angular, known);
+        if self.applying() {
+            for (row, &l) in Row::turn().iter().zip(i.angular.iter()) {
+                self.apply(row, l);
+            }
+            return;
+        }
+        let soft = self.holding(spring).copied();
+        let inverse = self.c.turn_mass.as_ref();
+        (self.m).turn(inverse, self.f.turn_error, soft.as_ref(), &mut i.angular);
     }
 
     /// Runs the kind's rows.
@@ -350,16 +362,14 @@ impl Rows<'_> {
                         // A motor toward rest about all three axes, its impulse held within
                         // a ball.
                         let old = i.friction;
-                        let (rows, zero) = (Row::turn(), Vector3::zeros());
+                        let (speed, zero) = (self.m.turn_speed(), Vector3::zeros());
                         let inverse = self.c.turn_mass.as_ref();
-                        let mut lambda = old + self.m.block_delta(inverse, &rows, zero, None, &old);
+                        let mut lambda = old + block_delta(inverse, speed, zero, None, &old);
                         let length = lambda.norm();
                         if length > max {
                             lambda *= max / length;
                         }
-                        for (row, &d) in Row::turn().iter().zip((lambda - old).iter()) {
-                            self.m.push(row, d);
-                        }
+                        self.m.push_turn(&(lambda - old));
                         i.friction = lambda;
                     }
                 }

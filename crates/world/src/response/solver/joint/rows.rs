@@ -76,19 +76,50 @@ impl Motion {
         }
     }
 
-    /// The row's speed, `J v`.
+    /// The row's speed, `J v`. An angular row (`n = 0`) reads only the angular velocities:
+    /// its linear part is a zero, whose adding could change only the sign of a zero speed.
     #[inline]
     pub(super) fn speed(&self, row: &Row) -> Real {
+        if row.n == Vector3::zeros() {
+            return row.tb.dot(&self.wb) - row.ta.dot(&self.wa);
+        }
         row.n.dot(&(self.vb - self.va)) + row.tb.dot(&self.wb) - row.ta.dot(&self.wa)
     }
 
-    /// Applies `lambda` along `row`.
+    /// Applies `lambda` along `row`. A change of zero, or an angular row's linear part,
+    /// moves nothing (applying it could only turn a velocity's negative zero positive), so
+    /// is skipped.
     #[inline]
     pub(super) fn push(&mut self, row: &Row, lambda: Real) {
-        self.va -= row.n * (self.ma * lambda);
+        if lambda == 0.0 {
+            return;
+        }
+        if row.n != Vector3::zeros() {
+            self.va -= row.n * (self.ma * lambda);
+            self.vb += row.n * (self.mb * lambda);
+        }
         self.wa -= self.ia * (row.ta * lambda);
-        self.vb += row.n * (self.mb * lambda);
         self.wb += self.ib * (row.tb * lambda);
+    }
+
+    /// The speeds of the three turn rows ([`Row::turn`]), `wB - wA`: what [`Motion::speed`]
+    /// gives for each, without the products by the zeros of the unit axes.
+    #[inline]
+    pub(super) fn turn_speed(&self) -> Vector3 {
+        self.wb - self.wa
+    }
+
+    /// Applies `delta` along the three turn rows in order, as [`Motion::push`] would row by
+    /// row: a unit axis times an inertia is the inertia's column, so each row moves the
+    /// angular velocities by one column times its impulse, in the same order of sums.
+    #[inline]
+    pub(super) fn push_turn(&mut self, delta: &Vector3) {
+        for (k, &d) in delta.iter().enumerate() {
+            if d != 0.0 {
+                self.wa -= self.ia.column(k) * d;
+                self.wb += self.ib.column(k) * d;
+            }
+        }
     }
 
     /// `J_i M^-1 J_j^T`.
@@ -118,39 +149,30 @@ impl Motion {
     ) {
         let inverse = (known.copied())
             .unwrap_or_else(|| block_inverse(self.ma + self.mb, &self.ia, &self.ib, rows));
-        let delta = self.block_delta(inverse.as_ref(), rows, error, soft, lambda);
+        let speed = Vector3::new(
+            self.speed(&rows[0]),
+            self.speed(&rows[1]),
+            self.speed(&rows[2]),
+        );
+        let delta = block_delta(inverse.as_ref(), speed, error, soft, lambda);
         *lambda += delta;
         for (row, &d) in rows.iter().zip(delta.iter()) {
             self.push(row, d);
         }
     }
 
-    /// The change of `lambda` that [`Motion::block`] applies, the rows' inverse effective
-    /// mass given ([`block_inverse`]; `None`: singular, no change).
-    #[inline]
-    pub(super) fn block_delta(
-        &self,
+    /// [`Motion::block`] for the three turn rows ([`Row::turn`]), whose inverse effective
+    /// mass is made once per step (`Coefficients::turn_mass`).
+    pub(super) fn turn(
+        &mut self,
         inverse: Option<&Matrix3>,
-        rows: &[Row; 3],
         error: Vector3,
         soft: Option<&Softness>,
-        lambda: &Vector3,
-    ) -> Vector3 {
-        let Some(inverse) = inverse else {
-            return Vector3::zeros();
-        };
-        let speed = Vector3::new(
-            self.speed(&rows[0]),
-            self.speed(&rows[1]),
-            self.speed(&rows[2]),
-        );
-        match soft {
-            Some(s) => {
-                -(inverse * (speed + error * s.bias_rate)) * s.mass_scale
-                    - *lambda * s.impulse_scale
-            }
-            None => -(inverse * speed),
-        }
+        lambda: &mut Vector3,
+    ) {
+        let delta = block_delta(inverse, self.turn_speed(), error, soft, lambda);
+        *lambda += delta;
+        self.push_turn(&delta);
     }
 
     /// A spring along `row` (of effective mass `mass`, [`Motion::mass`]) pulling its
@@ -269,6 +291,28 @@ pub(super) fn block_inverse(
         }
     }
     k.try_inverse()
+}
+
+/// The change of a block's accumulated impulses `lambda` that [`Motion::block`] applies, for
+/// the rows' speeds `speed`, their position errors `error` and inverse effective mass
+/// `inverse` ([`block_inverse`]; `None`: singular, no change).
+#[inline]
+pub(super) fn block_delta(
+    inverse: Option<&Matrix3>,
+    speed: Vector3,
+    error: Vector3,
+    soft: Option<&Softness>,
+    lambda: &Vector3,
+) -> Vector3 {
+    let Some(inverse) = inverse else {
+        return Vector3::zeros();
+    };
+    match soft {
+        Some(s) => {
+            -(inverse * (speed + error * s.bias_rate)) * s.mass_scale - *lambda * s.impulse_scale
+        }
+        None => -(inverse * speed),
+    }
 }
 
 /// The change of the anchor rows' accumulated impulse `lambda` for the anchors' relative
