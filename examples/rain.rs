@@ -11,7 +11,9 @@
 //! right button orbits the camera, the middle one pans.
 //!
 //! Run: `cargo run --release --example rain`; without a display:
-//! `cargo run --release --example rain -- --headless --frames 240 --screenshot out.png`.
+//! `cargo run --release --example rain -- --headless --frames 10 --steps-per-frame 30
+//! --screenshot out.png` (270 steps; off-screen every frame is drawn by the software
+//! renderer, about a second each at the full grid on a 2-core machine).
 //! Off-screen runs end by printing what happened as `key=value` lines: how many humans there
 //! are, how many have landed (fallen for a second and moving slower than 1 m/s), the largest
 //! distance between a landed human's joint anchors, and the deepest contact.
