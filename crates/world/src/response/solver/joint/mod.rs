@@ -183,9 +183,20 @@ impl JointConstraint {
         let qb = b.rotation * joint.frames[1].rotation;
         self.rotations = [qa, qb];
         self.coefficients = coefficients(&joint.kind, &joint.softness, h);
-        let masses = self.inverse_masses[0] + self.inverse_masses[1];
-        let [ia, ib] = &self.inverse_inertias;
-        self.coefficients.turn_mass = block_inverse(masses, ia, ib, &Row::turn());
+        // Only the rows that turn the frames together read the turn rows' mass: a spherical
+        // joint's spring and friction, a weld's and a slider's turn.
+        let turned = match joint.kind {
+            JointKind::Spherical {
+                friction, spring, ..
+            } => friction > 0.0 || spring.is_some(),
+            JointKind::Weld { .. } | JointKind::Prismatic(_) => true,
+            JointKind::Revolute(_) | JointKind::Distance { .. } => false,
+        };
+        if turned {
+            let masses = self.inverse_masses[0] + self.inverse_masses[1];
+            let [ia, ib] = &self.inverse_inertias;
+            self.coefficients.turn_mass = block_inverse(masses, ia, ib, &Row::turn());
+        }
         if let JointKind::Spherical { cone: Some(_), .. } = joint.kind {
             let swing = (qa * Vector3::z()).cross(&(qb * Vector3::z()));
             self.coefficients.swing_axis = (swing.norm() > 1e-6).then(|| swing.normalize());
