@@ -208,26 +208,6 @@ impl Rows<'_> {
         matches!(self.pass, Pass::Warm | Pass::Reaction)
     }
 
-    /// Up to three rows holding the joint together (soft in the soft pass, rigid in the
-    /// relax pass), or with `spring` soft in both.
-    fn hold(
-        &mut self,
-        rows: &[Row; 3],
-        error: Vector3,
-        spring: Option<&Softness>,
-        lambda: &mut Vector3,
-        known: Option<&Option<Matrix3>>,
-    ) {
-        if self.applying() {
-            for (row, &l) in rows.iter().zip(lambda.iter()) {
-                self.apply(row, l);
-            }
-            return;
-        }
-        let soft = self.holding(spring).copied();
-        self.m.block(rows, error, soft.as_ref(), lambda, known);
-    }
-
     /// The softness a holding row is solved with: `spring` in both passes, else the hold's in
     /// the soft pass and none (rigid) in the relax pass.
     fn holding<'s>(&'s self, spring: Option<&'s Softness>) -> Option<&'s Softness> {
@@ -303,25 +283,41 @@ impl Rows<'_> {
             Pass::Warm => self.m.push_point(&g.ra, &g.rb, &i.linear),
             Pass::Reaction => self.force += i.linear,
             Pass::Soft | Pass::Relax => {
-                let soft = match (spring, self.pass) {
-                    (Some(s), _) => Some(s),
-                    (None, Pass::Soft) => Some(&self.c.hold),
-                    _ => None,
-                };
-                self.m
-                    .point(&g.ra, &g.rb, g.d, self.anchor_mass, soft, &mut i.linear);
+                let soft = self.holding(spring).copied();
+                (self.m).point(
+                    &g.ra,
+                    &g.rb,
+                    g.d,
+                    self.anchor_mass,
+                    soft.as_ref(),
+                    &mut i.linear,
+                );
             }
         }
     }
 
     /// The frame's holding rows (a hinge's turns across its axis, a slider's slides across
-    /// its, a rigid distance's line), with their impulses `lambda`.
+    /// its, a rigid distance's line), with their impulses `lambda`: soft in the soft pass,
+    /// rigid in the relax pass.
     fn frame_hold(&mut self, lambda: &mut Vector3) {
         let f = self.f;
-        self.hold(&f.hold, f.hold_error, None, lambda, Some(&f.hold_inverse));
+        if self.applying() {
+            for (row, &l) in f.hold.iter().zip(lambda.iter()) {
+                self.apply(row, l);
+            }
+            return;
+        }
+        let soft = self.holding(None).copied();
+        (self.m).block(
+            &f.hold,
+            f.hold_error,
+            soft.as_ref(),
+            lambda,
+            f.hold_inverse.as_ref(),
+        );
     }
 
-    /// The frames' turn held together (the three turn rows, as [`Rows::hold`] solves them).
+    /// The frames' turn held together (the three turn rows, solved as a block).
     fn turn(&mut self, spring: Option<&Softness>, i: &mut JointImpulses) {
         if self.applying() {
             for (row, &l) in Row::turn().iter().zip(i.angular.iter()) {

@@ -137,24 +137,22 @@ impl Motion {
 
     /// Solves up to three rows at once (`rows`, padded with [`Row::NONE`]) for a change of
     /// their accumulated impulses `lambda`, with `error` their position errors (used with
-    /// `soft`: bias, mass and impulse scaling; rigid without), and applies it. With `known`,
-    /// the rows' [`block_inverse`] made beforehand for these bodies (the same bits).
+    /// `soft`: bias, mass and impulse scaling; rigid without), and applies it. `inverse` is
+    /// the rows' [`block_inverse`] for these bodies (`None`: singular, no change).
     pub(super) fn block(
         &mut self,
         rows: &[Row; 3],
         error: Vector3,
         soft: Option<&Softness>,
         lambda: &mut Vector3,
-        known: Option<&Option<Matrix3>>,
+        inverse: Option<&Matrix3>,
     ) {
-        let inverse = (known.copied())
-            .unwrap_or_else(|| block_inverse(self.ma + self.mb, &self.ia, &self.ib, rows));
         let speed = Vector3::new(
             self.speed(&rows[0]),
             self.speed(&rows[1]),
             self.speed(&rows[2]),
         );
-        let delta = block_delta(inverse.as_ref(), speed, error, soft, lambda);
+        let delta = block_delta(inverse, speed, error, soft, lambda);
         *lambda += delta;
         for (row, &d) in rows.iter().zip(delta.iter()) {
             self.push(row, d);
