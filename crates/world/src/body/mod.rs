@@ -105,25 +105,32 @@ impl Collider {
 
 /// A rigid body in the world. Read it with the accessors; change it through the checked
 /// setters, so that a world never holds a NaN.
+///
+/// Laid out in the order written (`repr(C)`): what every step reads of every awake body (its
+/// kind, pose, velocities, sleep state, material, collider and mass properties, 280 bytes)
+/// first, on as few cache lines as they fit, and its visual and controls after. The saved
+/// fields are serialized in the order written too, so that the fields a snapshot skips may
+/// sit between them without changing the format.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[repr(C)]
 pub struct RigidBody {
     pub(crate) kind: BodyKind,
     pub(crate) pose: Isometry3,
     pub(crate) linvel: Vector3,
     pub(crate) angvel: Vector3,
+    /// Whether it sleeps (saved beside the bodies in snapshots, so that format 2 bodies still
+    /// read).
+    #[serde(skip)]
+    pub(crate) sleep: SleepState,
     /// Kilograms for a dynamic body; stored as 0 for static and kinematic ones, whose mass is
     /// infinite (JSON has no infinity).
     pub(crate) mass: Real,
     pub(crate) material: Material,
     pub(crate) collider: Collider,
-    pub(crate) visual: Visual,
     /// Derived from `kind`, `mass` and `collider` when the body is made or restored.
     #[serde(skip)]
     pub(crate) mass_properties: BodyMass,
-    /// Whether it sleeps (saved beside the bodies in snapshots, so that format 2 bodies still
-    /// read).
-    #[serde(skip)]
-    pub(crate) sleep: SleepState,
+    pub(crate) visual: Visual,
     /// Forces, damping, locks, target, user data (saved beside the bodies in snapshots, so
     /// that format 8 bodies still read).
     #[serde(skip)]
