@@ -65,6 +65,50 @@ fn row_sweep_matches_brute_force() {
     }
 }
 
+/// With several threads the rows are swept in blocks on rayon's threads: the same pairs as
+/// one thread and brute force, on scenes of many rows (blocks cut between rows) and of a few
+/// long ones (a block as wide as a row), moving between calls.
+#[cfg(feature = "parallel")]
+#[test]
+fn row_sweep_in_blocks_on_several_threads_matches_one_thread() {
+    let mut rng = Rng(11);
+    for &(count, flat) in &[(3_000usize, false), (20_000, false), (6_000, true)] {
+        let world = 2.0 * (count as Real).cbrt();
+        let mut boxes: Vec<Aabb> = (0..count)
+            .map(|_| {
+                let b = random_box(&mut rng, world);
+                // Flat: every box in a thin slab, so that few rows hold them all.
+                if flat {
+                    let lift = Vector3::new(0.0, -b.mins.y, -b.mins.z);
+                    b.translated(&lift)
+                } else {
+                    b
+                }
+            })
+            .collect();
+        let (mut one, mut several) = (RowSweep::new(), RowSweep::new());
+        for round in 0..3 {
+            let expected = brute_force(&boxes);
+            for threads in [1, 2, 3] {
+                let pool = rayon::ThreadPoolBuilder::new()
+                    .num_threads(threads)
+                    .build()
+                    .expect("a pool");
+                let rows = if threads == 1 { &mut one } else { &mut several };
+                let mut pairs = Vec::new();
+                pool.install(|| rows.pairs_of(&boxes, &mut pairs));
+                assert_eq!(
+                    pairs, expected,
+                    "{count} boxes, {threads} threads, round {round}"
+                );
+            }
+            for b in &mut boxes {
+                *b = b.translated(&(rng.point(1.0).coords * 0.2));
+            }
+        }
+    }
+}
+
 #[test]
 fn a_change_of_layout_keeps_the_answer() {
     // Boxes spread along x first, then along z: the rows and their order change completely

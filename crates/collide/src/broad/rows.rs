@@ -30,6 +30,10 @@ use geom::{Aabb, Real};
 /// Up to this many boxes, every pair is compared (the same pairs, in the same order).
 const FEW: usize = 24;
 
+/// Boxes per block of rows swept on a thread of its own.
+#[cfg(feature = "parallel")]
+const SWEEP_BLOCK: usize = 1024;
+
 /// Cell sides are `2^level` for levels in this range; smaller boxes use the lowest level.
 const MIN_LEVEL: i32 = -100;
 const MAX_LEVEL: i32 = 126;
@@ -150,6 +154,8 @@ pub struct RowSweep {
     generation: u32,
     pair_scratch: Vec<(u32, u32)>,
     counts: Vec<u32>,
+    /// Per block of rows swept on a thread of its own, its pairs.
+    blocks: Vec<Vec<(u32, u32)>>,
 }
 
 impl RowSweep {
@@ -202,7 +208,7 @@ impl RowSweep {
             self.generation += 2;
             let round = &mut self.rounds[depth];
             round.build(boxes, &self.input, &mut self.marks, self.generation);
-            round.sweep(pairs);
+            round.sweep(pairs, &mut self.blocks);
             round.large_against_small(boxes, pairs);
             if round.large.len() == self.input.len() {
                 // No box was small: boxes wider than the largest cell side (2^126) end here.
@@ -315,12 +321,51 @@ impl Round {
         }
     }
 
-    /// Step 3: small boxes against small boxes, each pair of rows once.
-    fn sweep(&self, pairs: &mut Vec<(u32, u32)>) {
+    /// Step 3: small boxes against small boxes, each pair of rows once. With the parallel
+    /// feature and several threads, blocks of rows are swept on rayon's threads and their
+    /// pairs joined in block order: the pairs of the sweep row by row, in its order.
+    fn sweep(&self, pairs: &mut Vec<(u32, u32)>, blocks: &mut Vec<Vec<(u32, u32)>>) {
+        #[cfg(feature = "parallel")]
+        if rayon::current_num_threads() > 1 && self.entries.len() >= 2 * SWEEP_BLOCK {
+            use rayon::prelude::*;
+            // Blocks of about `SWEEP_BLOCK` boxes, cut between rows.
+            let count = self.entries.len().div_ceil(SWEEP_BLOCK);
+            let mut cuts: Vec<usize> = (0..count)
+                .map(|k| {
+                    let entry = k * self.entries.len() / count;
+                    self.rows.partition_point(|r| r.end <= entry)
+                })
+                .collect();
+            cuts.push(self.rows.len());
+            cuts.dedup();
+            blocks.resize_with(cuts.len() - 1, Vec::new);
+            blocks.par_iter_mut().enumerate().for_each(|(k, block)| {
+                block.clear();
+                self.sweep_rows(cuts[k]..cuts[k + 1], block);
+            });
+            for block in blocks.iter() {
+                pairs.extend_from_slice(block);
+            }
+            return;
+        }
+        let _ = blocks;
+        self.sweep_rows(0..self.rows.len(), pairs);
+    }
+
+    /// [`Self::sweep`] of the rows `rows` against themselves and their forward neighbours.
+    fn sweep_rows(&self, rows: std::ops::Range<usize>, pairs: &mut Vec<(u32, u32)>) {
         const FORWARD: [i64; 4] = [1, (1 << 32) - 1, 1 << 32, (1 << 32) + 1];
-        let mut next = [0usize; 4];
+        let Some(first) = self.rows.get(rows.start) else {
+            return;
+        };
+        // Each neighbour's pointer from the block's first row on (every later row's key is
+        // larger, so the walk below only moves forward).
+        let mut next = FORWARD.map(|offset| {
+            let key = first.key + offset;
+            rows.start + self.rows[rows.start..].partition_point(|r| r.key < key)
+        });
         let mut found = Found::new(pairs);
-        for row in &self.rows {
+        for row in &self.rows[rows] {
             let own = &self.entries[row.start..row.end];
             for (n, a) in own.iter().enumerate() {
                 for b in &own[n + 1..] {

@@ -28,6 +28,10 @@ use std::time::{Duration, Instant};
 #[cfg(feature = "parallel")]
 const PAIR_BLOCK: usize = 256;
 
+/// Bodies per block whose dense-set entries are made on a thread of their own.
+#[cfg(feature = "parallel")]
+const BODY_BLOCK: usize = 512;
+
 /// Pairs handed to the staged filter at a time when it tests them in windows
 /// ([`Collision::test_block_within`]).
 const PAIR_WINDOW: usize = 64;
@@ -472,9 +476,7 @@ impl Collision {
             return;
         }
         self.clear_dense();
-        for &h in active.live() {
-            self.push(Entry::of(h, &bodies[h], speculative).seamed(active));
-        }
+        self.push_all(bodies, active, active.live(), speculative);
         let mut boxes = std::mem::take(&mut self.live_aabbs);
         boxes.clear();
         boxes.extend(self.dense.iter().map(|e| e.aabb));
@@ -557,20 +559,18 @@ impl Collision {
             .for_each_id(|slot| resting.push(active.handle_of(slot)));
         resting.sort_unstable();
         self.clear_dense();
-        self.handles.clear();
+        let mut handles = std::mem::take(&mut self.handles);
+        handles.clear();
         let mut others = resting.iter().copied().peekable();
         for &h in active.live() {
             while let Some(other) = others.next_if(|&o| o < h) {
-                self.push(Entry::of(other, &bodies[other], speculative).seamed(active));
-                self.handles.push(other);
+                handles.push(other);
             }
-            self.push(Entry::of(h, &bodies[h], speculative).seamed(active));
-            self.handles.push(h);
+            handles.push(h);
         }
-        for other in others {
-            self.push(Entry::of(other, &bodies[other], speculative).seamed(active));
-            self.handles.push(other);
-        }
+        handles.extend(others);
+        self.push_all(bodies, active, &handles, speculative);
+        self.handles = handles;
         let mut boxes = std::mem::take(&mut self.live_aabbs);
         boxes.clear();
         boxes.extend(self.dense.iter().map(|e| e.aabb));
@@ -634,6 +634,50 @@ impl Collision {
         self.colliders.clear();
         self.specials = 0;
         self.seamed = 0;
+    }
+
+    /// Appends the entries of `handles`, in that order (as [`Self::push`] one by one). With the
+    /// parallel feature and several threads, they are made in blocks on rayon's threads and
+    /// written in place: each entry reads its own body alone, so the columns are the same.
+    fn push_all(
+        &mut self,
+        bodies: &SlotMap<BodyHandle, RigidBody>,
+        active: &Active,
+        handles: &[BodyHandle],
+        speculative: Option<(Real, Real)>,
+    ) {
+        let made = |&h: &BodyHandle| Entry::of(h, &bodies[h], speculative).seamed(active);
+        #[cfg(feature = "parallel")]
+        if rayon::current_num_threads() > 1 && handles.len() >= 2 * BODY_BLOCK {
+            use rayon::prelude::*;
+            let old = self.dense.len();
+            let mut columns = (
+                std::mem::take(&mut self.dense),
+                (
+                    std::mem::take(&mut self.posed),
+                    (
+                        std::mem::take(&mut self.motion),
+                        (
+                            std::mem::take(&mut self.flags),
+                            std::mem::take(&mut self.colliders),
+                        ),
+                    ),
+                ),
+            );
+            columns.par_extend(handles.par_iter().with_min_len(BODY_BLOCK).map(|h| {
+                let m = made(h);
+                (m.entry, (m.posed, (m.motion, (m.flags, m.collider))))
+            }));
+            let (dense, (posed, (motion, (flags, colliders)))) = columns;
+            self.specials += flags[old..].iter().filter(|f| f.special).count();
+            self.seamed += dense[old..].iter().filter(|e| e.covered != 0).count();
+            (self.dense, self.posed, self.motion) = (dense, posed, motion);
+            (self.flags, self.colliders) = (flags, colliders);
+            return;
+        }
+        for h in handles {
+            self.push(made(h));
+        }
     }
 
     fn push(&mut self, made: Made) {
