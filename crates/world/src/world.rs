@@ -12,7 +12,7 @@ use crate::error::WorldError;
 use crate::joint::{Joint, JointEvent, JointHandle};
 use crate::profile::{Lap, StepProfile};
 use crate::response::reflect;
-use crate::response::solver::{Solver, SolverLanes};
+use crate::response::solver::{Solver, SolverLanes, side_by_side};
 use crate::step::active::Places;
 use crate::step::sleep::{self, Islands};
 use crate::step::{Active, Collision, integrate};
@@ -20,6 +20,10 @@ use collide::staged::StageCounts;
 use geom::Real;
 use slotmap::SlotMap;
 use std::time::Instant;
+
+/// Under twice this many contacts, the end of a step finds the contact events and drops the
+/// contacts that did not touch one after the other rather than on two threads at once.
+const SIDE_BY_SIDE: usize = 1024;
 
 /// A joint's bodies, lower handle first.
 fn ordered([a, b]: [BodyHandle; 2]) -> (BodyHandle, BodyHandle) {
@@ -514,9 +518,6 @@ impl World {
                 self.end_step_control();
                 self.update_sleep();
                 profile.sleep = clock.lap();
-                let mut touched = self.touched.iter();
-                self.contacts
-                    .retain(|_| touched.next().copied().unwrap_or(false));
                 self.break_joints();
             }
             Response::Reflect | Response::None => {
@@ -563,7 +564,7 @@ impl World {
         let may_sleep = self.config.sleep.enabled && self.config.response == Response::Solver;
         self.active.settle(&self.bodies, may_sleep);
         self.collision.release_volumes();
-        self.update_events();
+        self.update_events_and_contacts();
         self.update_sensor_events();
         self.update_hit_events();
         self.step_count = self.step_count.saturating_add(1);
@@ -692,22 +693,27 @@ impl World {
         let touched = &self.touched;
         let handles = &self.collision.handles;
         self.wake.clear();
-        // A sleeping body that an awake one touched, or is jointed to, wakes.
-        let linked = pairs
-            .iter()
-            .zip(touched)
-            .filter(|&(_, &t)| t)
-            .map(|(pair, _)| pair)
-            .chain(&self.joint_indices);
-        for &(i, j) in linked {
-            let (a, b) = (handles[i as usize], handles[j as usize]);
-            let (Some(body_a), Some(body_b)) = (self.bodies.get(a), self.bodies.get(b)) else {
-                continue;
-            };
-            if body_a.sleep.asleep && sleep::is_awake_movable(body_b) {
-                self.wake.push(a);
-            } else if body_b.sleep.asleep && sleep::is_awake_movable(body_a) {
-                self.wake.push(b);
+        // A sleeping body that an awake one touched, or is jointed to, wakes. Only a body of
+        // the dense set can be woken so, and only one that slept when the set was made (none
+        // falls asleep before `sleep::update` below): without one, no pair is looked at (each
+        // is two bodies read at random).
+        if self.collision.some_asleep() {
+            let linked = pairs
+                .iter()
+                .zip(touched)
+                .filter(|&(_, &t)| t)
+                .map(|(pair, _)| pair)
+                .chain(&self.joint_indices);
+            for &(i, j) in linked {
+                let (a, b) = (handles[i as usize], handles[j as usize]);
+                let (Some(body_a), Some(body_b)) = (self.bodies.get(a), self.bodies.get(b)) else {
+                    continue;
+                };
+                if body_a.sleep.asleep && sleep::is_awake_movable(body_b) {
+                    self.wake.push(a);
+                } else if body_b.sleep.asleep && sleep::is_awake_movable(body_a) {
+                    self.wake.push(b);
+                }
             }
         }
         // `touching` is still last step's: the links between the sleepers, which have not moved.
@@ -908,35 +914,39 @@ impl World {
         }
     }
 
-    /// Started and stopped events from the last step's touching pairs to this step's: this
-    /// step's contacts, and the pairs that still sleep (untested, they touch as they did).
-    fn update_events(&mut self) {
-        let bodies = &self.bodies;
-        let sleeping_pair = |a, b| match (bodies.get(a), bodies.get(b)) {
-            (Some(a), Some(b)) => sleep::is_sleeping_pair(a, b),
-            _ => false,
-        };
+    /// The step's contacts that touched kept (with the solver: the others dropped), and the
+    /// contact events from the touching pairs' change ([`touching_events`]). With the solver
+    /// the touching pairs are read from the contacts' dense indices, which are compact, rather
+    /// than from the contacts, and the contacts that did not touch are dropped beside it.
+    fn update_events_and_contacts(&mut self) {
         let mut now = std::mem::take(&mut self.touching_next);
-        now.clear();
-        // Last step's touching pairs, merged with this step's contacts: a pair in both is
-        // listed once; one that was not tested this step still touches if it sleeps (looked
-        // up only then: most of a pile's pairs touch again).
-        let mut old = self.touching.iter().copied().peekable();
-        for pair in self.contacts.iter().map(|c| (c.a, c.b)) {
-            // A pair against a surface may have several manifolds, one after the other.
-            if now.last() == Some(&pair) {
-                continue;
-            }
-            while let Some(untested) = old.next_if(|&old| old < pair) {
-                if sleeping_pair(untested.0, untested.1) {
-                    now.push(untested);
-                }
-            }
-            old.next_if(|&old| old == pair);
-            now.push(pair);
+        let bodies = &self.bodies;
+        let (before, events) = (&self.touching, &mut self.events);
+        if self.config.response != Response::Solver {
+            let pairs = self.contacts.iter().map(|c| (c.a, c.b));
+            touching_events(bodies, before, pairs, &mut now, events);
+        } else {
+            let (touched, contacts) = (&self.touched, &mut self.contacts);
+            let handles = &self.collision.handles;
+            debug_assert!(
+                (self.collision.contact_indices.iter())
+                    .zip(contacts.iter())
+                    .all(|(&(i, j), c)| (handles[i as usize], handles[j as usize]) == (c.a, c.b)),
+                "a contact's dense indices name its bodies"
+            );
+            let pairs = (self.collision.contact_indices.iter())
+                .zip(touched)
+                .filter(|&(_, &t)| t)
+                .map(|(&(i, j), _)| (handles[i as usize], handles[j as usize]));
+            side_by_side(
+                contacts.len() >= 2 * SIDE_BY_SIDE,
+                || touching_events(bodies, before, pairs, &mut now, events),
+                || {
+                    let mut touched = touched.iter();
+                    contacts.retain(|_| touched.next().copied().unwrap_or(false));
+                },
+            );
         }
-        now.extend(old.filter(|&(a, b)| sleeping_pair(a, b)));
-        diff_events(&self.touching, &now, &mut self.events);
         self.touching_next = std::mem::replace(&mut self.touching, now);
     }
 
@@ -1030,4 +1040,40 @@ impl World {
         });
         self.sensing_next = std::mem::replace(&mut self.sensing, now);
     }
+}
+
+/// Started and stopped events (into `events`) from the last step's touching pairs (`before`)
+/// to this step's (into `now`): the pairs of this step's touching contacts (`pairs`, in pair
+/// order; a pair against a surface may come several times, once per manifold), and the pairs
+/// of `before` that still sleep (untested, they touch as they did).
+fn touching_events(
+    bodies: &SlotMap<BodyHandle, RigidBody>,
+    before: &[(BodyHandle, BodyHandle)],
+    pairs: impl Iterator<Item = (BodyHandle, BodyHandle)>,
+    now: &mut Vec<(BodyHandle, BodyHandle)>,
+    events: &mut Vec<ContactEvent>,
+) {
+    let sleeping_pair = |a, b| match (bodies.get(a), bodies.get(b)) {
+        (Some(a), Some(b)) => sleep::is_sleeping_pair(a, b),
+        _ => false,
+    };
+    now.clear();
+    // Last step's touching pairs, merged with this step's contacts: a pair in both is listed
+    // once; one that was not tested this step still touches if it sleeps (looked up only
+    // then: most of a pile's pairs touch again).
+    let mut old = before.iter().copied().peekable();
+    for pair in pairs {
+        if now.last() == Some(&pair) {
+            continue;
+        }
+        while let Some(untested) = old.next_if(|&old| old < pair) {
+            if sleeping_pair(untested.0, untested.1) {
+                now.push(untested);
+            }
+        }
+        old.next_if(|&old| old == pair);
+        now.push(pair);
+    }
+    now.extend(old.filter(|&(a, b)| sleeping_pair(a, b)));
+    diff_events(before, now, events);
 }

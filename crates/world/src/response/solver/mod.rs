@@ -45,6 +45,7 @@ mod joint;
 mod lanes;
 mod place;
 mod schedule;
+pub(crate) use schedule::side_by_side;
 mod shared;
 mod soft;
 mod store;
