@@ -481,17 +481,45 @@ fn bad_contact_sets_are_refused_by_name() {
     assert!(message.contains("contacts["), "{message}");
 }
 
-/// A pyramid of base 64 (2,080 boxes, some 4,000 contacts) landing: large enough that the
-/// dense set's entries are made in blocks, the broad phase sweeps its rows in blocks, and the
-/// contact events are found beside the dropping of the contacts that did not touch. On one,
-/// two and three threads, every step's events and touching contacts are the same, and so is
-/// the state.
+/// A pyramid of base 64 (2,080 boxes, some 4,000 contacts) landing, beside a chain of balls
+/// on spherical joints and long boxes with forces, damping and locked rotations falling onto
+/// it: large enough that the dense set's entries are made in blocks, the broad phase sweeps
+/// its rows in blocks, the solver's columns are gathered in blocks (the controls' drives, the
+/// anisotropic inertias, the jointed bodies among them), and the contact events are found
+/// beside the dropping of the contacts that did not touch. On one, two and three threads,
+/// every step's events and touching contacts are the same, and so is the state.
 #[test]
 fn events_and_contacts_are_the_same_on_any_thread_count() {
     type Record = (Vec<ContactEvent>, Vec<(BodyHandle, BodyHandle, u32)>);
     let run = |threads: usize| {
         on_threads(threads, || {
             let (mut world, _) = pyramid(64);
+            let ball = |world: &mut World, x: Real| {
+                let at = Vector3::new(x, 40.0, 3.0);
+                world
+                    .insert(BodyDesc::dynamic().ball(0.3).position(at))
+                    .unwrap()
+            };
+            let mut last = ball(&mut world, -4.0);
+            for k in 1..8 {
+                let next = ball(&mut world, -4.0 + k as Real);
+                let anchor = Point3::new(-4.5 + k as Real, 40.0, 3.0);
+                let joint = JointDesc::spherical(last, next, anchor);
+                world.insert_joint(joint).unwrap();
+                last = next;
+            }
+            for k in 0..6 {
+                let at = Vector3::new(-6.0 + 2.0 * k as Real, 30.0, -2.0);
+                let long = BodyDesc::dynamic().cuboid(Vector3::new(0.9, 0.2, 0.4));
+                let handle = world.insert(long.position(at)).unwrap();
+                let body = world.body_mut(handle).unwrap();
+                body.add_force(Vector3::new(5.0, 0.0, 1.0)).unwrap();
+                body.set_linear_damping(0.3).unwrap();
+                body.set_locks(Locks {
+                    linear: [false; 3],
+                    angular: [k % 2 == 0, false, true],
+                });
+            }
             let mut steps: Vec<Record> = Vec::new();
             for _ in 0..6 {
                 world.step();
