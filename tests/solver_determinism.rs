@@ -483,11 +483,12 @@ fn bad_contact_sets_are_refused_by_name() {
 
 /// A pyramid of base 64 (2,080 boxes, some 4,000 contacts) landing, beside a chain of balls
 /// on spherical joints and long boxes with forces, damping and locked rotations falling onto
-/// it: large enough that the dense set's entries are made in blocks, the broad phase sweeps
-/// its rows in blocks, the solver's columns are gathered in blocks (the controls' drives, the
-/// anisotropic inertias, the jointed bodies among them), and the contact events are found
-/// beside the dropping of the contacts that did not touch. On one, two and three threads,
-/// every step's events and touching contacts are the same, and so is the state.
+/// it: large enough that the dense set's entries are made in blocks (the jointed, controlled
+/// and anisotropic bodies among them), the broad phase sweeps its rows in blocks, the
+/// narrow phase and the solve share their work, and the contact events are found beside the
+/// dropping of the contacts that did not touch. On one, two, three and eight threads
+/// (more than this machine's cores), every step's events and touching contacts are the same,
+/// and so is the state.
 #[test]
 fn events_and_contacts_are_the_same_on_any_thread_count() {
     type Record = (Vec<ContactEvent>, Vec<(BodyHandle, BodyHandle, u32)>);
@@ -541,7 +542,7 @@ fn events_and_contacts_are_the_same_on_any_thread_count() {
         "the boxes land on each other ({started} starts)"
     );
     assert!(one.0.iter().all(|(_, contacts)| contacts.len() >= 4_000));
-    for threads in [2, 3] {
+    for threads in [2, 3, 8] {
         let other = run(threads);
         assert_eq!(other.1, one.1, "{threads} threads: the state differs");
         for (k, (a, b)) in one.0.iter().zip(&other.0).enumerate() {
