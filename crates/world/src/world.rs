@@ -698,13 +698,8 @@ impl World {
         // falls asleep before `sleep::update` below): without one, no pair is looked at (each
         // is two bodies read at random).
         if self.collision.some_asleep() {
-            let linked = pairs
-                .iter()
-                .zip(touched)
-                .filter(|&(_, &t)| t)
-                .map(|(pair, _)| pair)
-                .chain(&self.joint_indices);
-            for &(i, j) in linked {
+            let linked = touched_pairs(pairs, touched).chain(self.joint_indices.iter().copied());
+            for (i, j) in linked {
                 let (a, b) = (handles[i as usize], handles[j as usize]);
                 let (Some(body_a), Some(body_b)) = (self.bodies.get(a), self.bodies.get(b)) else {
                     continue;
@@ -734,10 +729,7 @@ impl World {
             self.active.woke(&self.woken);
         }
         // Joints link islands as touching contacts do.
-        let touching_pairs = (self.collision.contact_indices.iter())
-            .zip(&self.touched)
-            .filter(|&(_, &t)| t)
-            .map(|(&pair, _)| pair)
+        let touching_pairs = touched_pairs(&self.collision.contact_indices, &self.touched)
             .chain(self.joint_indices.iter().copied());
         sleep::update(
             &mut self.bodies,
@@ -934,10 +926,8 @@ impl World {
                     .all(|(&(i, j), c)| (handles[i as usize], handles[j as usize]) == (c.a, c.b)),
                 "a contact's dense indices name its bodies"
             );
-            let pairs = (self.collision.contact_indices.iter())
-                .zip(touched)
-                .filter(|&(_, &t)| t)
-                .map(|(&(i, j), _)| (handles[i as usize], handles[j as usize]));
+            let pairs = touched_pairs(&self.collision.contact_indices, touched)
+                .map(|(i, j)| (handles[i as usize], handles[j as usize]));
             side_by_side(
                 contacts.len() >= 2 * SIDE_BY_SIDE,
                 || touching_events(bodies, before, pairs, &mut now, events),
@@ -1040,6 +1030,19 @@ impl World {
         });
         self.sensing_next = std::mem::replace(&mut self.sensing, now);
     }
+}
+
+/// The dense indices of the step's contacts that touched (`indices` and `touched`, one each
+/// per contact), in contact order.
+fn touched_pairs<'a>(
+    indices: &'a [(u32, u32)],
+    touched: &'a [bool],
+) -> impl Iterator<Item = (u32, u32)> + 'a {
+    indices
+        .iter()
+        .zip(touched)
+        .filter(|&(_, &t)| t)
+        .map(|(&pair, _)| pair)
 }
 
 /// Started and stopped events (into `events`) from the last step's touching pairs (`before`)
