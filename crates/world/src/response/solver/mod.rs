@@ -152,8 +152,12 @@ pub(crate) struct Solver {
     warm: Vec<u32>,
     /// The step's joint constraints, group by group (in handle order within a group), each
     /// group's range of them, and per joint (handle order) its constraint (`NONE`: its bodies
-    /// do not move this step).
+    /// do not move this step). A constraint is a plain ball and socket's `Ball` or another
+    /// joint's `JointConstraint`, in its place of `balls` or `joints` (the other list's entry
+    /// there is not read); a ball's results are in its place of `ball_results`.
     joints: Vec<JointConstraint>,
+    balls: Vec<joint::Ball>,
+    ball_results: Vec<joint::BallResult>,
     joint_groups: Vec<Range<usize>>,
     joint_places: Vec<u32>,
     /// Per constraint of `joints`, what its levels read (`place::Link`).
@@ -232,6 +236,8 @@ impl Default for Solver {
             previous_cache: Vec::new(),
             warm: Vec::new(),
             joints: Vec::new(),
+            balls: Vec::new(),
+            ball_results: Vec::new(),
             joint_groups: Vec::new(),
             joint_places: Vec::new(),
             joint_links: Vec::new(),
@@ -323,6 +329,7 @@ impl Solver {
             cache,
             touching,
             some_asleep,
+            h,
         );
         self.profile.solver_store = clock.lap();
     }
@@ -393,14 +400,25 @@ impl Solver {
             let jointed = split(&mut self.jointed, jointed_lengths());
             // Each group's lanes of `members` and `ids`, as many as its batches have.
             let (mut members, mut ids) = (&self.members[..], &mut self.ids[..]);
-            let joint_counts = self.joint_groups.iter().map(|range| range.len());
-            let joints = split(&mut self.joints, joint_counts);
+            let joint_counts = || self.joint_groups.iter().map(|range| range.len());
+            let joints = split(&mut self.joints, joint_counts());
+            self.ball_results
+                .resize(self.balls.len(), joint::BallResult::default());
+            let balls = split_shared(&self.balls, joint_counts());
+            let ball_results = split(&mut self.ball_results, joint_counts());
             let mut joint_order = &self.joint_order[..];
             let levels =
                 (self.joint_level_groups.iter()).map(|range| &self.joint_levels[range.clone()]);
-            let parts = states.zip(uncontacted).zip(jointed).zip(plans).zip(joints);
-            let groups = parts.zip(&self.groups).zip(levels).map(
-                |((((((states, uncontacted), jointed), plan), joints), slots), joint_levels)| {
+            let parts = states.zip(uncontacted).zip(jointed).zip(plans);
+            let joint_parts = joints.zip(balls).zip(ball_results);
+            let groups = parts.zip(joint_parts).zip(&self.groups).zip(levels).map(
+                |(
+                    (
+                        ((((states, uncontacted), jointed), plan), ((joints, balls), ball_results)),
+                        slots,
+                    ),
+                    joint_levels,
+                )| {
                     // The group's leveled joints: as many as its levels' last start says.
                     let leveled = joint_levels.last().map_or(0, |&n| n as usize);
                     let (order, rest) = joint_order.split_at(leveled);
@@ -420,6 +438,8 @@ impl Solver {
                         ids: own_ids,
                         results: &results,
                         joints,
+                        balls,
+                        ball_results,
                         joint_order: order,
                         joint_levels,
                     }
@@ -477,6 +497,18 @@ fn split<T>(
 ) -> impl Iterator<Item = &mut [T]> {
     lengths.map(move |length| {
         let (head, tail) = std::mem::take(&mut items).split_at_mut(length);
+        items = tail;
+        head
+    })
+}
+
+/// `items` cut into consecutive slices of `lengths`, to read.
+fn split_shared<T>(
+    mut items: &[T],
+    lengths: impl Iterator<Item = usize>,
+) -> impl Iterator<Item = &[T]> {
+    lengths.map(move |length| {
+        let (head, tail) = items.split_at(length);
         items = tail;
         head
     })

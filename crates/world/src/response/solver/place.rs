@@ -4,7 +4,7 @@
 
 use super::body::{self, SolverBody};
 use super::color::Coloring;
-use super::joint::{JointBody, JointConstraint};
+use super::joint::{Ball, JointBody, JointConstraint};
 use super::lanes::Lane;
 use super::schedule::{self, Batches};
 use super::{NONE, Solver, contact, group};
@@ -173,15 +173,24 @@ impl Solver {
         }
         let (slots, states, gathered) = (&self.slots, &self.states, &self.joint_bodies);
         // Each constraint from its own joint and bodies, made in its place of the list (which
-        // keeps its places from step to step): the same on any thread.
-        let make = |(constraint, link): (&mut JointConstraint, &mut Link),
+        // keeps its places from step to step): the same on any thread. A plain ball and
+        // socket's is a `Ball` of one cache line (the joint grid's 19,800), in the same place
+        // of its own list; the other joints' a `JointConstraint` of several.
+        let make = |((constraint, ball), link): ((&mut JointConstraint, &mut Ball), &mut Link),
                     &(index, first): &(u32, u32)| {
             let (handle, (i, j)) = (joint_list[index as usize], joint_indices[index as usize]);
             let joint = &joints[handle];
             let slots = [slots[i as usize], slots[j as usize]];
+            // A body it does not move is at slot 0, and its group's fixed state is at the
+            // group's first: every moving body's slot is past it.
             let local = slots.map(|s| s.saturating_sub(first));
-            let own = slots.map(|s| s != 0);
             let pair = [&gathered[i as usize], &gathered[j as usize]];
+            if joint.kind.is_plain_ball() {
+                *ball = Ball::of(joint, pair, local);
+                *link = Link::ball(ball);
+                return;
+            }
+            let own = slots.map(|s| s != 0);
             let states = slots.map(|s| &states[s as usize]);
             constraint.make(joint, pair, states, local, own, h);
             *link = Link::of(constraint);
@@ -189,11 +198,13 @@ impl Solver {
         self.joints.truncate(made.len());
         self.joints
             .resize_with(made.len(), JointConstraint::placeholder);
+        self.balls.resize(made.len(), Ball::default());
         self.joint_links.resize(made.len(), Link::default());
         #[cfg(feature = "parallel")]
         if made.len() >= 2 * JOINT_BLOCK && rayon::current_num_threads() > 1 {
             use rayon::prelude::*;
             (self.joints.par_iter_mut())
+                .zip(self.balls.par_iter_mut())
                 .zip(self.joint_links.par_iter_mut())
                 .zip(made.par_iter())
                 .with_min_len(JOINT_BLOCK)
@@ -201,7 +212,9 @@ impl Solver {
             self.level_joints();
             return;
         }
-        let constraints = self.joints.iter_mut().zip(self.joint_links.iter_mut());
+        let constraints = (self.joints.iter_mut())
+            .zip(self.balls.iter_mut())
+            .zip(self.joint_links.iter_mut());
         for (constraint, made) in constraints.zip(&made) {
             make(constraint, made);
         }
@@ -413,7 +426,7 @@ impl Traits {
 pub(super) struct Link {
     /// The slots it moves (`NONE`: the side's body does not move).
     moved: [u32; 2],
-    /// [`JointConstraint::is_ball`].
+    /// Whether it is a plain ball and socket (a [`Ball`]).
     ball: bool,
 }
 
@@ -421,7 +434,14 @@ impl Link {
     fn of(constraint: &JointConstraint) -> Self {
         Self {
             moved: constraint.moved().map(|s| s.map_or(NONE, |s| s as u32)),
-            ball: constraint.is_ball(),
+            ball: false,
+        }
+    }
+
+    fn ball(ball: &Ball) -> Self {
+        Self {
+            moved: ball.moved().map(|s| s.map_or(NONE, |s| s as u32)),
+            ball: true,
         }
     }
 
@@ -430,7 +450,7 @@ impl Link {
         self.moved.map(|s| (s != NONE).then_some(s as usize))
     }
 
-    fn is_ball(&self) -> bool {
+    pub(super) fn is_ball(&self) -> bool {
         self.ball
     }
 }

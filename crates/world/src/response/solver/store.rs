@@ -5,7 +5,7 @@ use super::lanes::Lane;
 use super::{NONE, Solver, body, contact, joint, schedule};
 use crate::body::{BodyHandle, RigidBody};
 use crate::contact::{CachedContact, CachedPoint, ContactPair};
-use crate::joint::{Joint, JointHandle};
+use crate::joint::{Joint, JointHandle, JointImpulses};
 use crate::step::sleep::is_sleeping_pair;
 use arrayvec::ArrayVec;
 use collide::FeatureId;
@@ -29,21 +29,37 @@ impl Solver {
         cache: &mut Vec<CachedContact>,
         touching: &mut Vec<bool>,
         some_asleep: bool,
+        h: Real,
     ) {
         let mut previous = self.sleeping_entries(bodies, some_asleep);
         let (pairs, results) = (&self.constraint_pairs, &self.results);
         let contact_set = || contact_set(pairs, results, contacts, &mut previous, cache, touching);
         let joints_back = || {
             for (&handle, &place) in joint_list.iter().zip(&self.joint_places) {
-                if place != NONE {
-                    let joint = &mut joints[handle];
-                    let constraint = &self.joints[place as usize];
-                    // Held within what a snapshot accepts, so that every world a step makes
-                    // restores (a hostile one's huge masses can push them past it).
-                    joint.impulses = joint::within_limits(&constraint.impulses);
-                    [joint.force, joint.torque] =
-                        constraint.reaction.map(|v| v.map(joint::bounded));
+                if place == NONE {
+                    continue;
                 }
+                let place = place as usize;
+                let joint = &mut joints[handle];
+                let (impulses, reaction) = if self.joint_links[place].is_ball() {
+                    // Its anchor impulse; its others cleared if it let go, else untouched.
+                    let result = &self.ball_results[place];
+                    let mut impulses = if result.let_go {
+                        JointImpulses::default()
+                    } else {
+                        joint.impulses
+                    };
+                    impulses.linear = result.impulse;
+                    let force = (Vector3::zeros() + result.impulse) / h;
+                    (impulses, [force, Vector3::zeros() / h])
+                } else {
+                    let constraint = &self.joints[place];
+                    (constraint.impulses, constraint.reaction)
+                };
+                // Held within what a snapshot accepts, so that every world a step makes
+                // restores (a hostile one's huge masses can push them past it).
+                joint.impulses = joint::within_limits(&impulses);
+                [joint.force, joint.torque] = reaction.map(|v| v.map(joint::bounded));
             }
         };
         let bodies_back = || {

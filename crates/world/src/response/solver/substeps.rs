@@ -10,7 +10,7 @@ use super::NONE;
 use super::body::{Integration, SolverBody, integrate_positions, integrate_velocities};
 use super::contact::{self, Gather, SolveSettings};
 use super::crew::{self, Member};
-use super::joint::{self, BallBatch, JointBodies, JointConstraint, Owned, Pass};
+use super::joint::{self, Ball, BallBatch, BallResult, JointBodies, JointConstraint, Owned, Pass};
 use super::lanes::Lane;
 use super::schedule::{BLOCK, GroupPlan, Pool};
 use super::shared::Shared;
@@ -72,6 +72,10 @@ pub(super) struct Group<'a> {
     /// The group's joints, and their levels (`place::level_joints`): their indices in level
     /// order, and where each level starts in it (then the count).
     pub(super) joints: &'a mut [JointConstraint],
+    /// The group's plain ball and sockets in their places of its constraints (`Solver::balls`),
+    /// and their results.
+    pub(super) balls: &'a [Ball],
+    pub(super) ball_results: &'a mut [BallResult],
     pub(super) joint_order: &'a [u32],
     pub(super) joint_levels: &'a [u32],
 }
@@ -105,6 +109,8 @@ impl Steps<'_> {
             ids,
             results,
             joints,
+            balls: ball_joints,
+            ball_results,
             joint_order,
             joint_levels,
         } = group;
@@ -122,6 +128,7 @@ impl Steps<'_> {
             let (ball_starts, ball_members, loose) = (layout.starts, layout.members, layout.loose);
             let balls = Shared::new(layout.batches);
             let joints = Shared::new(joints);
+            let ball_results = Shared::new(ball_results);
             // Every block of slots: a velocity or position update.
             let each_body = |member: &mut Member<'_>, update: &(dyn Fn(Range<usize>) + Sync)| {
                 let len = states.len();
@@ -255,18 +262,12 @@ impl Steps<'_> {
                 });
                 member.stage(ball_blocks, |b| {
                     let range = b * ball_block..(b * ball_block + ball_block).min(balls.len());
-                    // SAFETY: the block's own batches; nobody writes the joints or the states
-                    // in this stage.
-                    let (batches, joints, states) = unsafe {
-                        (
-                            balls.slice(range.clone()),
-                            joints.as_slice(),
-                            states.as_slice(),
-                        )
-                    };
+                    // SAFETY: the block's own batches; nobody writes the states in this stage.
+                    let (batches, states) =
+                        unsafe { (balls.slice(range.clone()), states.as_slice()) };
                     for (batch, k) in batches.iter_mut().zip(range) {
                         let places = ball_members[k].start as usize..ball_members[k].end as usize;
-                        batch.fill(joints, &joint_order[places], states);
+                        batch.fill(ball_joints, &joint_order[places], states, self.h);
                     }
                 });
                 refresh(member);
@@ -327,11 +328,9 @@ impl Steps<'_> {
                     // one) and its reaction.
                     let h = self.h;
                     let ball = |batch: &mut BallBatch<L>, states: &[SolverBody]| {
-                        for (k, let_go, impulse) in batch.results() {
+                        for (k, result) in batch.results(states) {
                             // SAFETY: a joint is in one batch, and its batch in one block.
-                            let joint = unsafe { joints.get_mut(k) };
-                            joint.take_ball(let_go, impulse);
-                            joint.reaction = joint.ball_reaction(states, h);
+                            *unsafe { ball_results.get_mut(k) } = result;
                         }
                     };
                     each_joint(member, &ball, &|k, states| {

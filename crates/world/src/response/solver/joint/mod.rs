@@ -20,7 +20,7 @@ use super::body::SolverBody;
 use super::soft::Softness;
 use crate::body::RigidBody;
 use crate::joint::{Joint, JointImpulses, JointKind, Spring};
-pub(crate) use balls::{BallBatch, BallBatches};
+pub(crate) use balls::{Ball, BallBatch, BallBatches, BallResult};
 use geom::{Matrix3, Point3, Real, UnitQuaternion, Vector3};
 pub(crate) use kinds::Pass;
 use kinds::{Coefficients, Frame, Geometry, Rows};
@@ -58,17 +58,14 @@ impl JointBody {
     }
 }
 
-/// A joint as the solver holds it through a step. Laid out in this order (`repr(C)`) so that
-/// what a `BallBatch` fills its lanes from comes first, in a few cache lines.
+/// A joint that turns (any but a plain ball and socket, which is a [`Ball`]) as the solver
+/// holds it through a step.
 #[derive(Debug, Clone)]
-#[repr(C)]
 pub(crate) struct JointConstraint {
     /// Its bodies' slots, from its group's first; whether each has a slot of its own (a
     /// static or sleeping body shares the group's fixed state, which is never written).
     pub(crate) slots: [u32; 2],
     own: [bool; 2],
-    /// Whether any row reads the frames' rotations (a plain ball and socket does not).
-    turns: bool,
     /// The bodies' inverse masses.
     inverse_masses: [Real; 2],
     /// The anchors from the centres of mass at the start of the step, and the centres'
@@ -76,9 +73,7 @@ pub(crate) struct JointConstraint {
     arms: [Vector3; 2],
     delta_center: Vector3,
     /// The bodies' world inverse inertias, held for the step (as their solver states hold
-    /// them), kept here to be read with the joint rather than from the states (a joint that
-    /// turns: a plain ball and socket's batch reads them from the states, and this keeps
-    /// whatever the place last held).
+    /// them), kept here to be read with the joint rather than from the states.
     inverse_inertias: [Matrix3; 2],
     /// The accumulated impulses (warm started from the joint's).
     pub(crate) impulses: JointImpulses,
@@ -110,7 +105,6 @@ impl JointConstraint {
         Self {
             slots: [0; 2],
             own: [false; 2],
-            turns: false,
             inverse_masses: [0.0; 2],
             arms: [Vector3::zeros(); 2],
             delta_center: Vector3::zeros(),
@@ -139,16 +133,12 @@ impl JointConstraint {
         }
     }
 
-    /// Makes this the constraint of `joint` between bodies `a` and `b` (their solver states
-    /// `states`), at `slots` of its group (`own`: whether each is a moving body's own slot),
-    /// for a substep of `h`, in place. Its anchors and effective mass (`geometry`,
-    /// `anchor_mass`) are made by its first refresh, the solve's first stage, and its
-    /// `reaction` by the reaction stage, so neither is written here. Of a plain ball and socket
-    /// only what its `BallBatch`, its reaction and the store read is written (its frames'
-    /// rotations, its bodies' inverse inertias and its other rows' coefficients keep whatever
-    /// the place last held, and are never read: the batch reads the inertias from the states,
-    /// and makes and refreshes the rest itself), which spares most of the writing of a large
-    /// grid's constraints.
+    /// Makes this the constraint of `joint` (not a plain ball and socket: that is a [`Ball`])
+    /// between bodies `a` and `b` (their solver states `states`), at `slots` of its group
+    /// (`own`: whether each is a moving body's own slot), for a substep of `h`, in place. Its
+    /// anchors and effective mass (`geometry`, `anchor_mass`) are made by its first refresh,
+    /// the solve's first stage, and its `reaction` by the reaction stage, so neither is written
+    /// here.
     pub(crate) fn make(
         &mut self,
         joint: &Joint,
@@ -158,26 +148,17 @@ impl JointConstraint {
         own: [bool; 2],
         h: Real,
     ) {
-        let arm = |body: &JointBody, frame: &geom::Isometry3| {
-            body.rotation * (frame.translation.vector - body.local_center.coords)
-        };
         let center = |body: &JointBody| body.center;
         let [sa, sb] = states;
-        let turns = !joint.kind.is_plain_ball();
+        debug_assert!(!joint.kind.is_plain_ball(), "a plain ball's is a `Ball`");
         let (ra, rb) = (arm(a, &joint.frames[0]), arm(b, &joint.frames[1]));
         self.slots = slots;
         self.own = own;
-        self.turns = turns;
         self.inverse_masses = [sa.inverse_mass, sb.inverse_mass];
         self.arms = [ra, rb];
         self.delta_center = center(b) - center(a);
         self.impulses = joint.impulses;
         self.kind = joint.kind;
-        if !turns {
-            // Its batch reads its bodies' inverse inertias from their states.
-            self.coefficients.hold = hold(&joint.softness, h);
-            return;
-        }
         self.inverse_inertias = [sa.inverse_inertia, sb.inverse_inertia];
         let qa = a.rotation * joint.frames[0].rotation;
         let qb = b.rotation * joint.frames[1].rotation;
@@ -203,10 +184,8 @@ impl JointConstraint {
         }
     }
 
-    /// The frames and anchors from the bodies' states `[a, b]` as they are now (a joint that
-    /// turns: a plain ball and socket's are its batch's).
+    /// The frames and anchors from the bodies' states `[a, b]` as they are now.
     fn refresh(&mut self, [a, b]: [&SolverBody; 2]) {
-        debug_assert!(self.turns);
         let (qa, qb) = (
             a.delta_rotation * self.rotations[0],
             b.delta_rotation * self.rotations[1],
@@ -228,12 +207,6 @@ impl JointConstraint {
         self.frame = Frame::of(&self.kind, &self.geometry, &self.coefficients, &masses);
     }
 
-    /// Whether it is a plain ball and socket (no cone, twist or friction: its anchors only),
-    /// which a `BallBatch` solves.
-    pub(crate) fn is_ball(&self) -> bool {
-        !self.turns
-    }
-
     /// After the positions move: its frames and anchors as they are now, from its group's
     /// `states`.
     pub(crate) fn refresh_from(&mut self, states: &[SolverBody]) {
@@ -252,8 +225,6 @@ impl JointConstraint {
         bodies: &mut B,
         pass: Pass,
     ) -> (Vector3, Vector3) {
-        // A plain ball and socket is solved in a `BallBatch`; only its reaction is read here.
-        debug_assert!(self.turns || pass == Pass::Reaction);
         let [i, j] = self.slots.map(|s| s as usize);
         let (a, b) = (bodies.state(i), bodies.state(j));
         let [ia, ib] = &self.inverse_inertias;
@@ -304,45 +275,20 @@ impl JointConstraint {
         true
     }
 
-    /// A plain ball and socket's reaction (as [`JointConstraint::reaction_of`]): its pass
-    /// would sum its anchor impulse into the force and nothing into the torque, and let go
-    /// where its bodies' velocities are not finite (`commit`); the same, without the pass.
-    #[inline]
-    pub(crate) fn ball_reaction(&mut self, states: &[SolverBody], h: Real) -> [Vector3; 2] {
-        debug_assert!(!self.turns);
-        let [a, b] = self.slots.map(|s| &states[s as usize]);
-        if !(a.linvel + a.angvel + b.linvel + b.angvel)
-            .sum()
-            .is_finite()
-        {
-            self.impulses = JointImpulses::default();
-            return [Vector3::zeros() / h; 2];
-        }
-        [
-            (Vector3::zeros() + self.impulses.linear) / h,
-            Vector3::zeros() / h,
-        ]
-    }
-
-    /// A plain ball and socket's results from its batch (`BallBatch::results`): its impulse,
-    /// after its other impulses were cleared if it let go.
-    #[inline]
-    pub(crate) fn take_ball(&mut self, let_go: bool, impulse: Vector3) {
-        if let_go {
-            self.impulses = JointImpulses::default();
-        }
-        self.impulses.linear = impulse;
-    }
-
     /// The force and torque on `b` of the impulses accumulated over the last substep of `h`,
-    /// from its group's `states` (read, not written): a joint that turns (a plain ball and
-    /// socket's is its batch's, [`JointConstraint::ball_reaction`]).
+    /// from its group's `states` (read, not written; a plain ball and socket's is its
+    /// batch's, `BallBatch::results`).
     pub(crate) fn reaction_of(&mut self, states: &[SolverBody], h: Real) -> [Vector3; 2] {
-        debug_assert!(self.turns);
         let mut bodies = Reading(states);
         let (force, torque) = self.pass(&mut bodies, Pass::Reaction);
         [force / h, torque / h]
     }
+}
+
+/// The anchor of `frame` (in `body`'s frame) from the body's centre of mass, world space, at
+/// the start of the step.
+fn arm(body: &JointBody, frame: &geom::Isometry3) -> Vector3 {
+    body.rotation * (frame.translation.vector - body.local_center.coords)
 }
 
 /// The softness of the holding rows (capped at [`HOLD_CAP`] of the substep rate) and of the
