@@ -91,7 +91,8 @@ pub(crate) struct Solver {
     /// (`group`): each group's slots, its fixed state first.
     groups: Vec<Range<u32>>,
     grouping: Grouping,
-    /// Per body (dense handle order), what its constraints read of it besides its state.
+    /// Per body (dense handle order), what its contacts read of it besides its state; empty
+    /// when the step has no contact.
     surfaces: Vec<contact::Surface>,
     /// Per body (as `surfaces`), what its joints' constraints are made from; empty when the
     /// step has no joint.

@@ -30,7 +30,7 @@ impl Solver {
     /// The solver state of every awake dynamic or kinematic body, group by group (`group`;
     /// the groups linked by `indices`, the dense indices of the step's contacts) and in handle
     /// order within a group, each group's after a fixed state of its own (the first group's in
-    /// slot 0, the slot of every static and sleeping body); every body's surface. `moves`
+    /// slot 0, the slot of every static and sleeping body); every body's surface (with contacts). `moves`
     /// is already filled (by [`Solver::step`]).
     pub(super) fn gather(
         &mut self,
@@ -73,7 +73,9 @@ impl Solver {
         self.surfaces.clear();
         self.conveyors.clear();
         self.joint_bodies.clear();
-        let jointed = !joint_indices.is_empty();
+        // Only the contacts read the surfaces and conveyors (a scene of joints alone, as the
+        // joint grid, has none to make).
+        let (contacted, jointed) = (!indices.is_empty(), !joint_indices.is_empty());
         for (n, (&handle, &slot)) in handles.iter().zip(&self.slots).enumerate() {
             // Asked for ahead: a body is several cache lines apart from the last, which the
             // processor does not foresee (the large pyramid's gather 20 to 25% faster).
@@ -81,13 +83,15 @@ impl Solver {
                 super::shared::prefetch_lines(ahead);
             }
             let body = &bodies[handle];
-            self.surfaces.push(contact::Surface::of(
-                body,
-                self.rolling_resistance,
-                self.special_colliders,
-            ));
-            if self.special_colliders {
-                self.conveyors.push(contact::Surface::conveyor_of(body));
+            if contacted {
+                self.surfaces.push(contact::Surface::of(
+                    body,
+                    self.rolling_resistance,
+                    self.special_colliders,
+                ));
+                if self.special_colliders {
+                    self.conveyors.push(contact::Surface::conveyor_of(body));
+                }
             }
             if jointed {
                 self.joint_bodies.push(JointBody::of(body));
