@@ -15,8 +15,9 @@
 //!    `body::integrate_velocities`); warm start (joints every substep, contacts in the first);
 //!    `SolverConfig::soft_iterations` soft iterations (joints, `joint_iterations` times, then
 //!    contacts; speculative contacts, deep overlaps through push-out velocities); integrate
-//!    positions (velocity plus push-out, which is then dropped) and refresh the joints' frames;
-//!    relax (one rigid iteration: joints, then contacts with friction);
+//!    positions (velocity plus push-out, which is then dropped); relax (one rigid iteration:
+//!    joints, each first refreshed to the new positions (its frames, anchors and masses, made
+//!    in the first substep's warm start), then contacts with friction);
 //! 4. restitution (contacts), once;
 //! 5. store (`store.rs`): the contacts' impulses into the persistent contact set (copied out
 //!    of each group's batches after its restitution, while they are cached), the joints'

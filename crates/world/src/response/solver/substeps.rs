@@ -153,61 +153,82 @@ impl Steps<'_> {
             };
             // Joints per block of a level or of the refresh, as batches.
             let ball_block = (JOINT_BLOCK / width).max(1);
-            let joint_pass = |member: &mut Member<'_>, pass: Pass, iterations: u32| {
-                if !has_joints {
-                    return;
-                }
-                let (soft, warm) = (pass == Pass::Soft, pass == Pass::Warm);
-                if !levels_pay {
-                    member.alone(|| {
-                        // SAFETY: a stage of one block.
-                        let (joints, states, jointed, balls) =
-                            unsafe { (joints.all(), states.all(), jointed.all(), balls.all()) };
-                        let mut bodies = Owned { states, jointed };
-                        for _ in 0..iterations {
-                            for l in 0..level_count {
-                                let (batches, others) = level(l);
-                                for batch in &mut balls[batches] {
-                                    batch.pass(&mut bodies, soft, warm);
+            // With `refresh`, each joint's anchors and masses are refreshed just before its
+            // first pass (the relax after the position update): a refresh reads only its own
+            // bodies' positions, which no pass moves, so it gives what a refresh of every joint
+            // before the pass gives, while its bodies' lines are in the cache for the pass.
+            let joint_pass =
+                |member: &mut Member<'_>, pass: Pass, iterations: u32, refresh: bool| {
+                    if !has_joints {
+                        return;
+                    }
+                    let (soft, warm) = (pass == Pass::Soft, pass == Pass::Warm);
+                    if !levels_pay {
+                        member.alone(|| {
+                            // SAFETY: a stage of one block.
+                            let (joints, states, jointed, balls) =
+                                unsafe { (joints.all(), states.all(), jointed.all(), balls.all()) };
+                            let mut bodies = Owned { states, jointed };
+                            for iteration in 0..iterations {
+                                let refresh = refresh && iteration == 0;
+                                for l in 0..level_count {
+                                    let (batches, others) = level(l);
+                                    for batch in &mut balls[batches] {
+                                        if refresh {
+                                            batch.refresh(&bodies);
+                                        }
+                                        batch.pass(&mut bodies, soft, warm);
+                                    }
+                                    for &k in &joint_order[others] {
+                                        let joint = &mut joints[k as usize];
+                                        if refresh {
+                                            joint.refresh_from(&bodies);
+                                        }
+                                        joint.pass(&mut bodies, pass);
+                                    }
                                 }
-                                for &k in &joint_order[others] {
-                                    joints[k as usize].pass(&mut bodies, pass);
-                                }
-                            }
-                        }
-                    });
-                    return;
-                }
-                for _ in 0..iterations {
-                    for l in 0..level_count {
-                        let (batches, others) = level(l);
-                        let batch_blocks = batches.len().div_ceil(ball_block);
-                        let blocks = batch_blocks + others.len().div_ceil(JOINT_BLOCK);
-                        member.stage(blocks, |b| {
-                            let mut bodies = Crewed {
-                                states: &states,
-                                jointed: &jointed,
-                            };
-                            if b < batch_blocks {
-                                let start = batches.start + b * ball_block;
-                                let range = start..(start + ball_block).min(batches.end);
-                                // SAFETY: each batch of the level is in one block, and the
-                                // level's joints move disjoint bodies.
-                                for batch in unsafe { balls.slice(range) } {
-                                    batch.pass(&mut bodies, soft, warm);
-                                }
-                                return;
-                            }
-                            let start = others.start + (b - batch_blocks) * JOINT_BLOCK;
-                            for &k in &joint_order[start..(start + JOINT_BLOCK).min(others.end)] {
-                                // SAFETY: each joint of the level is in one block.
-                                let joint = unsafe { joints.get_mut(k as usize) };
-                                joint.pass(&mut bodies, pass);
                             }
                         });
+                        return;
                     }
-                }
-            };
+                    for iteration in 0..iterations {
+                        let refresh = refresh && iteration == 0;
+                        for l in 0..level_count {
+                            let (batches, others) = level(l);
+                            let batch_blocks = batches.len().div_ceil(ball_block);
+                            let blocks = batch_blocks + others.len().div_ceil(JOINT_BLOCK);
+                            member.stage(blocks, |b| {
+                                let mut bodies = Crewed {
+                                    states: &states,
+                                    jointed: &jointed,
+                                };
+                                if b < batch_blocks {
+                                    let start = batches.start + b * ball_block;
+                                    let range = start..(start + ball_block).min(batches.end);
+                                    // SAFETY: each batch of the level is in one block, and the
+                                    // level's joints move disjoint bodies.
+                                    for batch in unsafe { balls.slice(range) } {
+                                        if refresh {
+                                            batch.refresh(&bodies);
+                                        }
+                                        batch.pass(&mut bodies, soft, warm);
+                                    }
+                                    return;
+                                }
+                                let start = others.start + (b - batch_blocks) * JOINT_BLOCK;
+                                for &k in &joint_order[start..(start + JOINT_BLOCK).min(others.end)]
+                                {
+                                    // SAFETY: each joint of the level is in one block.
+                                    let joint = unsafe { joints.get_mut(k as usize) };
+                                    if refresh {
+                                        joint.refresh_from(&bodies);
+                                    }
+                                    joint.pass(&mut bodies, pass);
+                                }
+                            });
+                        }
+                    }
+                };
             let ball_blocks = balls.len().div_ceil(ball_block);
             // The joints' anchors and effective masses as the bodies are now: the batches',
             // then the others'.
@@ -240,16 +261,6 @@ impl Steps<'_> {
                         }
                     });
                 };
-            let refresh = |member: &mut Member<'_>| {
-                each_joint(
-                    member,
-                    &|batch, states| batch.refresh(states),
-                    &|k, states| {
-                        // SAFETY: its block's own joint.
-                        unsafe { joints.get_mut(k) }.refresh_from(states);
-                    },
-                );
-            };
             let program = |member: &mut Member<'_>| {
                 batches.each(member, |k, batch| {
                     let lanes = k * width..(k + 1) * width;
@@ -270,7 +281,6 @@ impl Steps<'_> {
                         batch.fill(ball_joints, &joint_order[places], states, self.h);
                     }
                 });
-                refresh(member);
                 for substep in 0..self.substeps {
                     let first_substep = substep == 0;
                     each_body(member, &|range| {
@@ -297,12 +307,14 @@ impl Steps<'_> {
                             self.h,
                         );
                     });
-                    joint_pass(member, Pass::Warm, 1);
+                    // The joints' anchors and masses made in the first substep's warm start and
+                    // refreshed in each relax, after the position update.
+                    joint_pass(member, Pass::Warm, 1, first_substep);
                     if first_substep {
                         batches.for_each(member, &states, |c, b| contact::warm_start(c, b));
                     }
                     for _ in 0..self.soft_iterations {
-                        joint_pass(member, Pass::Soft, self.joint_iterations);
+                        joint_pass(member, Pass::Soft, self.joint_iterations, false);
                         batches.for_each(member, &states, |c, b| {
                             contact::solve::<_, _, true>(c, b, settings)
                         });
@@ -313,8 +325,7 @@ impl Steps<'_> {
                         let bodies = bodies.slice(range);
                         integrate_positions(states_block, &bodies, self.h, self.max_push_out_speed);
                     });
-                    refresh(member);
-                    joint_pass(member, Pass::Relax, self.joint_iterations);
+                    joint_pass(member, Pass::Relax, self.joint_iterations, true);
                     batches.for_each(member, &states, |c, b| {
                         contact::solve::<_, _, false>(c, b, settings)
                     });

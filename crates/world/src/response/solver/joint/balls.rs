@@ -394,9 +394,9 @@ impl<L: Lane> BallBatch<L> {
     /// After the positions move: the anchors, their offset and the effective mass as the
     /// bodies are now (what `JointConstraint::refresh` computes, for a joint that does not
     /// turn).
-    pub(crate) fn refresh(&mut self, states: &[SolverBody]) {
-        let (qa, pa) = turns_and_moves::<L>(states, &self.a);
-        let (qb, pb) = turns_and_moves::<L>(states, &self.b);
+    pub(crate) fn refresh<B: JointBodies>(&mut self, bodies: &B) {
+        let (qa, pa) = turns_and_moves::<L, B>(bodies, &self.a);
+        let (qb, pb) = turns_and_moves::<L, B>(bodies, &self.b);
         let ra = rotate(&qa, &self.arms[0]);
         let rb = rotate(&qb, &self.arms[1]);
         self.d = pb.sub(&pa).add(&self.delta_center).add(&rb).sub(&ra);
@@ -462,10 +462,13 @@ fn rows<L: Lane>(v: &V3<L>, w: &V3<L>) -> [L::Rows; 2] {
 }
 
 /// How far the bodies at `index` have turned and moved since the start of the step.
-fn turns_and_moves<L: Lane>(states: &[SolverBody], index: &L::Indices) -> (Quaternions<L>, V3<L>) {
+fn turns_and_moves<L: Lane, B: JointBodies>(
+    bodies: &B,
+    index: &L::Indices,
+) -> (Quaternions<L>, V3<L>) {
     let [mut turns, mut second, mut third] = <[L::Rows; 3]>::default();
     for (lane, &i) in index.as_ref().iter().enumerate() {
-        let state = &states[i as usize];
+        let state = bodies.state(i as usize);
         let c = &state.delta_rotation.coords;
         turns.as_mut()[lane] = [c.x, c.y, c.z, c.w];
         let [_, s, t] = state.rows();

@@ -209,9 +209,9 @@ impl JointConstraint {
 
     /// After the positions move: its frames and anchors as they are now, from its group's
     /// `states`.
-    pub(crate) fn refresh_from(&mut self, states: &[SolverBody]) {
+    pub(crate) fn refresh_from<B: JointBodies>(&mut self, bodies: &B) {
         let [i, j] = self.slots.map(|s| s as usize);
-        self.refresh([&states[i], &states[j]]);
+        self.refresh([bodies.state(i), bodies.state(j)]);
     }
 
     /// The slots of its bodies that it moves (its own: not the group's fixed state).
