@@ -204,7 +204,13 @@ impl JointConstraint {
         self.anchor_mass = k.try_inverse().unwrap_or_else(Matrix3::zeros);
         self.geometry = Geometry { qa, qb, ra, rb, d };
         let masses = Motion::of(a, b, ia, ib);
-        self.frame = Frame::of(&self.kind, &self.geometry, &self.coefficients, &masses);
+        Frame::make(
+            &mut self.frame,
+            &self.kind,
+            &self.geometry,
+            &self.coefficients,
+            &masses,
+        );
     }
 
     /// After the positions move: its frames and anchors as they are now, from its group's
