@@ -116,8 +116,8 @@ pub(crate) struct Solver {
     inertias: Vec<Option<Matrix3>>,
     /// Per slot, what acts on the body besides gravity (`None`: gravity alone).
     drives: Vec<Option<Drive>>,
-    /// Per slot, the body's velocities after this substep's velocity update, before any
-    /// contact impulse (see `body::integrate_velocities`).
+    /// Per slot of each group with contacts, the body's velocities after this substep's
+    /// velocity update, before any contact impulse (see `body::integrate_velocities`).
     uncontacted: Vec<[Vector3; 2]>,
     /// Per constraint in pair order, the index of its pair in the step's contacts; its place in
     /// solve order is `coloring.slots`.
@@ -175,7 +175,8 @@ pub(crate) struct Solver {
     colour_scratch: Vec<u64>,
     /// The contacts' and the joints' body pairs (dense indices) that link islands into groups.
     links: Vec<(u32, u32)>,
-    /// Per slot of each group with joints, what they changed its velocities by.
+    /// Per slot of each group with joints and contacts, what the joints changed its velocities
+    /// by.
     jointed: Vec<[Vector3; 2]>,
     /// The last step's times: placing, solving and storing (the rest of the profile zero).
     pub(crate) profile: StepProfile,
@@ -351,8 +352,6 @@ impl Solver {
             self.place(batches, contacts, indices);
             // Counted with the placing before it (`step`), not with the solve.
             self.profile.solver_place += clock.elapsed();
-            self.uncontacted
-                .resize(self.states.len(), [Vector3::zeros(); 2]);
             let steps = Steps {
                 substeps,
                 soft_iterations: config.solver.soft_iterations.max(1),
@@ -387,14 +386,23 @@ impl Solver {
             let results = Shared::new(&mut self.results);
             let slots = || self.groups.iter().map(|slots| slots.len());
             let states = split(&mut self.states, slots());
-            let uncontacted = split(&mut self.uncontacted, slots());
-            // What the joints changed, per slot of each group that has joints (an empty slice
-            // for a group without).
+            // The velocities before the contacts, per slot of each group that has contacts (an
+            // empty slice for a group without: it has no contacts' warm start to carry).
+            debug_assert_eq!(self.coloring.starts.len(), self.groups.len());
+            let contacted = || {
+                (self.coloring.starts.iter()).map(|starts| starts[color::COLORS + 1] > starts[0])
+            };
+            let uncontacted_lengths = || {
+                (slots().zip(contacted())).map(|(len, contacted)| if contacted { len } else { 0 })
+            };
+            self.uncontacted
+                .resize(uncontacted_lengths().sum(), [Vector3::zeros(); 2]);
+            let uncontacted = split(&mut self.uncontacted, uncontacted_lengths());
+            // What the joints changed, per slot of each group that has joints and contacts (an
+            // empty slice for a group without either).
             let jointed_lengths = || {
-                self.groups
-                    .iter()
-                    .zip(&self.joint_groups)
-                    .map(|(slots, joints)| if joints.is_empty() { 0 } else { slots.len() })
+                (uncontacted_lengths().zip(&self.joint_groups))
+                    .map(|(len, joints)| if joints.is_empty() { 0 } else { len })
             };
             self.jointed.clear();
             self.jointed

@@ -49,6 +49,10 @@ impl<'a, T> Shared<'a, T> {
         self.len
     }
 
+    pub(crate) fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
     /// The elements `range`, to write.
     ///
     /// # Safety

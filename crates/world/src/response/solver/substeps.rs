@@ -47,7 +47,9 @@ impl JointBodies for Crewed<'_, '_> {
     #[inline(always)]
     fn set_changed(&mut self, slot: usize, linvel: Vector3, angvel: Vector3, change: [Vector3; 2]) {
         // SAFETY: a body this joint moves, which no other joint of its level reads.
-        let (state, jointed) = unsafe { (self.states.get_mut(slot), self.jointed.get_mut(slot)) };
+        let state = unsafe { self.states.get_mut(slot) };
+        // SAFETY: as the state (a group without contacts has no `jointed`).
+        let jointed = (!self.jointed.is_empty()).then(|| unsafe { self.jointed.get_mut(slot) });
         joint::set_changed(state, jointed, [linvel, angvel], change);
     }
 }
@@ -285,16 +287,14 @@ impl Steps<'_> {
                     let first_substep = substep == 0;
                     each_body(member, &|range| {
                         // SAFETY: the block's own slots.
+                        // (Empty `uncontacted` and `jointed` stay empty: a group without
+                        // contacts, or without joints.)
+                        let part = |len: usize| if len == 0 { 0..0 } else { range.clone() };
                         let (states_block, uncontacted_block, jointed_block) = unsafe {
-                            let jointed = if has_joints {
-                                jointed.slice(range.clone())
-                            } else {
-                                &mut []
-                            };
                             (
                                 states.slice(range.clone()),
-                                uncontacted.slice(range.clone()),
-                                jointed,
+                                uncontacted.slice(part(uncontacted.len())),
+                                jointed.slice(part(jointed.len())),
                             )
                         };
                         integrate_velocities::<L>(

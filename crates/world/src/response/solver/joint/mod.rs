@@ -370,7 +370,7 @@ impl JointBodies for Owned<'_> {
     fn set_changed(&mut self, slot: usize, linvel: Vector3, angvel: Vector3, change: [Vector3; 2]) {
         set_changed(
             &mut self.states[slot],
-            &mut self.jointed[slot],
+            self.jointed.get_mut(slot),
             [linvel, angvel],
             change,
         );
@@ -378,16 +378,19 @@ impl JointBodies for Owned<'_> {
 }
 
 /// Sets `state`'s velocities to `[linvel, angvel]` and adds what they changed by,
-/// `[linear, angular]`, to `jointed` (what a [`JointBodies::set_changed`] does).
+/// `[linear, angular]`, to `jointed` (what a [`JointBodies::set_changed`] does), where the
+/// group keeps it (one with contacts: `integrate_velocities`).
 #[inline(always)]
 pub(crate) fn set_changed(
     state: &mut SolverBody,
-    jointed: &mut [Vector3; 2],
+    jointed: Option<&mut [Vector3; 2]>,
     [linvel, angvel]: [Vector3; 2],
     [linear, angular]: [Vector3; 2],
 ) {
-    jointed[0] += linear;
-    jointed[1] += angular;
+    if let Some(jointed) = jointed {
+        jointed[0] += linear;
+        jointed[1] += angular;
+    }
     (state.linvel, state.angvel) = (linvel, angvel);
 }
 
