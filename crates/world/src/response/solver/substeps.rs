@@ -23,7 +23,7 @@ use std::ops::Range;
 /// Bodies per block of the velocity and position updates.
 const BODY_BLOCK: usize = 256;
 
-/// Joints per block of a level or of the refresh.
+/// Joints per block of a level or of the results.
 const JOINT_BLOCK: usize = 16;
 
 /// How many joints a group's levels must hold on average for a crew to solve them level by
@@ -153,12 +153,13 @@ impl Steps<'_> {
                 let others = joint_levels[2 * l + 1] as usize..joint_levels[2 * l + 2] as usize;
                 (batches, others)
             };
-            // Joints per block of a level or of the refresh, as batches.
+            // Joints per block of a level or of the results, as batches.
             let ball_block = (JOINT_BLOCK / width).max(1);
             // With `refresh`, each joint's anchors and masses are refreshed just before its
-            // first pass (the relax after the position update): a refresh reads only its own
-            // bodies' positions, which no pass moves, so it gives what a refresh of every joint
-            // before the pass gives, while its bodies' lines are in the cache for the pass.
+            // first pass (the first substep's warm start, each relax after the position update):
+            // a refresh reads only its own bodies' positions, which no pass moves, so it gives
+            // what a refresh of every joint before the pass gives, while its bodies' lines are
+            // in the cache for the pass.
             let joint_pass =
                 |member: &mut Member<'_>, pass: Pass, iterations: u32, refresh: bool| {
                     if !has_joints {
@@ -232,8 +233,7 @@ impl Steps<'_> {
                     }
                 };
             let ball_blocks = balls.len().div_ceil(ball_block);
-            // The joints' anchors and effective masses as the bodies are now: the batches',
-            // then the others'.
+            // The joints that are not plain balls, for the results (each_joint).
             let count = loose.len();
             // Each batch of balls, then each other joint (by index), in blocks (of batches,
             // then of joints) shared by the crew: `ball` and `other` are given the states,
@@ -370,7 +370,7 @@ impl Steps<'_> {
                     }
                 });
             };
-            // The largest stage: the bodies', the batches' or the joints' refresh.
+            // The largest stage: the bodies', the batches' or the joints' results.
             let blocks = (states.len().div_ceil(BODY_BLOCK))
                 .max(batches.len().div_ceil(BLOCK / width))
                 .max(ball_blocks + joints.len().div_ceil(JOINT_BLOCK));
