@@ -414,7 +414,7 @@ impl Solver {
             let joints = split(&mut self.joints, joint_counts());
             self.ball_results
                 .resize(self.balls.len(), joint::BallResult::default());
-            let balls = split_shared(&self.balls, joint_counts());
+            let balls = (self.joint_groups.iter()).map(|range| &self.balls[range.clone()]);
             let ball_results = split(&mut self.ball_results, joint_counts());
             let mut joint_order = &self.joint_order[..];
             let levels =
@@ -507,18 +507,6 @@ fn split<T>(
 ) -> impl Iterator<Item = &mut [T]> {
     lengths.map(move |length| {
         let (head, tail) = std::mem::take(&mut items).split_at_mut(length);
-        items = tail;
-        head
-    })
-}
-
-/// `items` cut into consecutive slices of `lengths`, to read.
-fn split_shared<T>(
-    mut items: &[T],
-    lengths: impl Iterator<Item = usize>,
-) -> impl Iterator<Item = &[T]> {
-    lengths.map(move |length| {
-        let (head, tail) = items.split_at(length);
         items = tail;
         head
     })

@@ -30,8 +30,8 @@ impl Solver {
     /// The solver state of every awake dynamic or kinematic body, group by group (`group`;
     /// the groups linked by `indices`, the dense indices of the step's contacts) and in handle
     /// order within a group, each group's after a fixed state of its own (the first group's in
-    /// slot 0, the slot of every static and sleeping body); every body's surface (with contacts). `moves`
-    /// is already filled (by [`Solver::step`]).
+    /// slot 0, the slot of every static and sleeping body); every body's surface (in a step
+    /// with contacts). `moves` is already filled (by [`Solver::step`]).
     pub(super) fn gather(
         &mut self,
         bodies: &SlotMap<BodyHandle, RigidBody>,

@@ -333,11 +333,6 @@ impl Rows<'_> {
 
     /// Runs the kind's rows.
     pub(super) fn run(&mut self, kind: &JointKind, g: &Geometry, i: &mut JointImpulses) {
-        if kind.is_plain_ball() {
-            // A plain ball and socket: its anchors only.
-            self.anchors(g, None, i);
-            return;
-        }
         match kind {
             JointKind::Spherical {
                 cone,

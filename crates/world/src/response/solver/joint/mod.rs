@@ -137,8 +137,8 @@ impl JointConstraint {
     /// between bodies `a` and `b` (their solver states `states`), at `slots` of its group
     /// (`own`: whether each is a moving body's own slot), for a substep of `h`, in place. Its
     /// anchors and effective mass (`geometry`, `anchor_mass`) are made by its first refresh,
-    /// the solve's first stage, and its `reaction` by the reaction stage, so neither is written
-    /// here.
+    /// in the first substep's warm start, and its `reaction` by the reaction stage, so neither
+    /// is written here.
     pub(crate) fn make(
         &mut self,
         joint: &Joint,
