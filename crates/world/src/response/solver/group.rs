@@ -34,6 +34,21 @@ pub(crate) struct Grouping {
     island_groups: Vec<u32>,
     /// Per group, how many bodies, then its next slot.
     next: Vec<u32>,
+    /// The last grouping's input and what it gave (see [`Grouping::group`]).
+    last: Last,
+}
+
+/// A grouping's input (`moves`, `pairs`, `budget`) and output (`slots`, `groups`), kept so that
+/// a step whose input is the same as the last one's (the joint grid's, or any scene whose
+/// bodies and constraints hold from step to step) copies the output rather than make it again:
+/// the same values, since the output is a function of the input alone.
+#[derive(Debug, Clone, Default)]
+struct Last {
+    moves: Vec<bool>,
+    pairs: Vec<(u32, u32)>,
+    budget: usize,
+    slots: Vec<u32>,
+    groups: Vec<Range<u32>>,
 }
 
 impl Grouping {
@@ -43,6 +58,32 @@ impl Grouping {
     /// each group's slots in `groups` (its fixed state first; they follow each other from 0).
     /// A group closes once it holds `budget` constraints or more.
     pub(crate) fn group(
+        &mut self,
+        moves: &[bool],
+        pairs: &[(u32, u32)],
+        budget: usize,
+        slots: &mut Vec<u32>,
+        groups: &mut Vec<Range<u32>>,
+    ) {
+        let last = &mut self.last;
+        if last.budget == budget && last.moves == moves && last.pairs == pairs {
+            slots.clone_from(&last.slots);
+            groups.clone_from(&last.groups);
+            return;
+        }
+        self.make(moves, pairs, budget, slots, groups);
+        let last = &mut self.last;
+        last.moves.clear();
+        last.moves.extend_from_slice(moves);
+        last.pairs.clear();
+        last.pairs.extend_from_slice(pairs);
+        last.budget = budget;
+        last.slots.clone_from(slots);
+        last.groups.clone_from(groups);
+    }
+
+    /// [`Grouping::group`], made afresh.
+    fn make(
         &mut self,
         moves: &[bool],
         pairs: &[(u32, u32)],
@@ -148,5 +189,25 @@ mod tests {
         // Nothing moves: no group.
         grouping.group(&[false, false], &[(0, 1)], 1, &mut slots, &mut groups);
         assert_eq!((slots, groups), (vec![0, 0], vec![]));
+    }
+
+    #[test]
+    fn a_grouping_like_the_last_one_gives_what_a_fresh_one_gives() {
+        let inputs: [(&[bool], &[(u32, u32)], usize); 5] = [
+            (&[false, true, true, true], &[(0, 1), (1, 2)], 1),
+            (&[false, true, true, true], &[(0, 1), (1, 2)], 1),
+            (&[false, true, true, true], &[(0, 1), (1, 2)], 5),
+            (&[false, true, true, true], &[(0, 1), (2, 3)], 5),
+            (&[true, true, true, false], &[(0, 1), (2, 3)], 5),
+        ];
+        let mut kept = Grouping::default();
+        let (mut slots, mut groups) = (Vec::new(), Vec::new());
+        for (moves, pairs, budget) in inputs {
+            kept.group(moves, pairs, budget, &mut slots, &mut groups);
+            let (mut fresh_slots, mut fresh_groups) = (Vec::new(), Vec::new());
+            let fresh = &mut Grouping::default();
+            fresh.group(moves, pairs, budget, &mut fresh_slots, &mut fresh_groups);
+            assert_eq!((&slots, &groups), (&fresh_slots, &fresh_groups));
+        }
     }
 }

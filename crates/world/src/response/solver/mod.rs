@@ -170,6 +170,9 @@ pub(crate) struct Solver {
     joint_order: Vec<u32>,
     joint_levels: Vec<u32>,
     joint_level_groups: Vec<Range<usize>>,
+    /// What the levels were last made from (`place::level_joints` makes them again only when
+    /// that changed).
+    last_levels: place::LastLevels,
     level_scratch: Vec<u32>,
     /// Per slot, the colours its joints took (a buffer of `place::colour_joints`).
     colour_scratch: Vec<u64>,
@@ -247,6 +250,7 @@ impl Default for Solver {
             joint_order: Vec::new(),
             joint_levels: Vec::new(),
             joint_level_groups: Vec::new(),
+            last_levels: place::LastLevels::default(),
             level_scratch: Vec::new(),
             colour_scratch: Vec::new(),
             links: Vec::new(),

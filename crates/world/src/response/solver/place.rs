@@ -236,6 +236,16 @@ impl Solver {
     /// order: a group's levels are two entries each in `joint_levels`, where its balls and
     /// where its others start, then the group's count.
     fn level_joints(&mut self) {
+        // The levels are a function of the groups' joints (`joint_groups`) and what each moves
+        // (`joint_links`) alone: when both are as they were last step (a scene whose joints
+        // and awake bodies hold), last step's levels are this step's.
+        let last = &mut self.last_levels;
+        if last.made && last.groups == self.joint_groups && last.links == self.joint_links {
+            return;
+        }
+        last.made = true;
+        last.groups.clone_from(&self.joint_groups);
+        last.links.clone_from(&self.joint_links);
         self.joint_order.clear();
         self.joint_levels.clear();
         self.joint_level_groups.clear();
@@ -426,7 +436,7 @@ impl Traits {
 
 /// What the levels and the colours read of a joint's constraint (`level_joints`), made with
 /// it and kept apart, a few bytes instead of a cache line of it each pass.
-#[derive(Debug, Clone, Copy, Default)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub(super) struct Link {
     /// The slots it moves (`NONE`: the side's body does not move).
     moved: [u32; 2],
@@ -473,6 +483,15 @@ fn level_after(next: &mut [u32], moved: &[Option<usize>; 2], floor: u32) -> u32 
         next[slot] = level + 1;
     }
     level
+}
+
+/// What the last step's joint levels were made from (see `Solver::level_joints`).
+#[derive(Debug, Clone, Default)]
+pub(super) struct LastLevels {
+    /// Whether levels were made (the others then hold their input).
+    made: bool,
+    groups: Vec<std::ops::Range<usize>>,
+    links: Vec<Link>,
 }
 
 /// A group of at least this many joints whose levels are narrow ([`LEVEL_WIDTH`]) is solved
