@@ -193,7 +193,8 @@ mod tests {
 
     #[test]
     fn a_grouping_like_the_last_one_gives_what_a_fresh_one_gives() {
-        let inputs: [(&[bool], &[(u32, u32)], usize); 5] = [
+        type Input<'a> = (&'a [bool], &'a [(u32, u32)], usize);
+        let inputs: [Input<'_>; 5] = [
             (&[false, true, true, true], &[(0, 1), (1, 2)], 1),
             (&[false, true, true, true], &[(0, 1), (1, 2)], 1),
             (&[false, true, true, true], &[(0, 1), (1, 2)], 5),
