@@ -52,6 +52,11 @@ impl JointBodies for Crewed<'_, '_> {
         let jointed = (!self.jointed.is_empty()).then(|| unsafe { self.jointed.get_mut(slot) });
         joint::set_changed(state, jointed, [linvel, angvel], change);
     }
+
+    #[inline(always)]
+    fn keeps_changes(&self) -> bool {
+        !self.jointed.is_empty()
+    }
 }
 
 /// One group's share of a solve: its bodies' states and velocities after the velocity update

@@ -361,6 +361,7 @@ impl<L: Lane> BallBatch<L> {
         let ok = L::bits(finite) & used;
         self.impulse = V3::select(finite, &impulse, &V3::splat(0.0));
         self.reset |= !ok & used;
+        let keep = bodies.keeps_changes();
         for (side, index, v, w) in [(0, &self.a, va, wa), (1, &self.b, vb, wb)] {
             let mut write = self.own[side] & ok;
             if write == 0 {
@@ -369,7 +370,12 @@ impl<L: Lane> BallBatch<L> {
             // The new velocities and what they changed by, lane by lane (`JointBodies::set`).
             let (old_v, old_w) = &old[side];
             let velocities = rows::<L>(&v, &w);
-            let changes = rows::<L>(&v.sub(old_v), &w.sub(old_w));
+            // What they changed by, only where it is kept (zeros, never read, elsewhere).
+            let changes = if keep {
+                rows::<L>(&v.sub(old_v), &w.sub(old_w))
+            } else {
+                <[L::Rows; 2]>::default()
+            };
             while write != 0 {
                 let lane = write.trailing_zeros() as usize;
                 write &= write - 1;

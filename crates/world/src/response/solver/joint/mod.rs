@@ -331,6 +331,9 @@ pub(crate) trait JointBodies {
     /// [`JointBodies::set`] where what they change by, `[linear, angular]`, is known (the new
     /// velocities less the state's).
     fn set_changed(&mut self, slot: usize, linvel: Vector3, angvel: Vector3, change: [Vector3; 2]);
+    /// Whether [`JointBodies::set_changed`] keeps what the velocities changed by (a group with
+    /// contacts does; without, the change is not read, and a pass need not make it).
+    fn keeps_changes(&self) -> bool;
     /// Sets the body's velocities, and adds what they changed by to its `jointed` entry.
     #[inline(always)]
     fn set(&mut self, slot: usize, linvel: Vector3, angvel: Vector3) {
@@ -351,6 +354,10 @@ impl JointBodies for Reading<'_> {
 
     fn set_changed(&mut self, _: usize, _: Vector3, _: Vector3, _: [Vector3; 2]) {
         unreachable!("the reaction's pass writes no body");
+    }
+
+    fn keeps_changes(&self) -> bool {
+        false
     }
 }
 
@@ -374,6 +381,11 @@ impl JointBodies for Owned<'_> {
             [linvel, angvel],
             change,
         );
+    }
+
+    #[inline(always)]
+    fn keeps_changes(&self) -> bool {
+        !self.jointed.is_empty()
     }
 }
 
