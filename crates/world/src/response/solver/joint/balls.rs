@@ -6,9 +6,13 @@
 //! body, and each sees the velocities the pass one joint at a time in handle order gives it,
 //! so solving them side by side changes nothing. Every lane computes what the scalar pass
 //! of a plain ball and socket computed before batches (`Motion::point`, `rows::point_delta`,
-//! `JointConstraint::refresh`), operation for operation in nalgebra's order (`lanes`, and the unit tests below), so a joint's results are
-//! the same bits at any width (`tests/joints_determinism.rs` compares one, four and eight
-//! lanes) and as the one-at-a-time pass they replace (the pinned joint hashes).
+//! `JointConstraint::refresh`), in nalgebra's order of operations (`lanes`), but for a body
+//! whose inverse inertia is a plain scale `s 1` (a ball's, a cube's, a fixed body's): its
+//! angular impulse is scaled by `s` and its term of the anchors' `K` made in closed form
+//! (`scaled_term`), fewer operations and other roundings than the matrix products. Which
+//! arithmetic a lane does is its own bodies' choice, never its batch-mates', so a joint's
+//! results are the same bits at any width (the unit test below; `tests/joints_determinism.rs`
+//! compares one, four and eight lanes).
 //!
 //! A plain ball and socket is placed as a [`Ball`] of one cache line (its slots, arms, centres'
 //! offset, impulse and softness), not a `JointConstraint` of several: the grid's place, fill
@@ -168,12 +172,15 @@ pub(crate) struct BallBatch<L: Lane> {
     /// its other impulses are cleared as `JointConstraint::commit` clears them.
     reset: u32,
     inverse_mass: [L; 2],
-    /// `[a, b]`: each lane's inverse inertia `s 1` as its `s`, where every lane's is (a ball's,
-    /// a cube's, the fixed state's: [`plain_scale`]); then `inverse_inertia` is not filled and
-    /// the passes make the matrices from the scales in registers (the same entries, so the same
-    /// arithmetic and bits) rather than read the batch's nine lines of them.
+    /// `[a, b]`: each lane's inverse inertia `s 1` as its `s` where it is one (a ball's, a
+    /// cube's, the fixed state's: [`plain_scale`]), else 0; `plain` 1 there, else 0. Such a
+    /// lane's passes scale by `s` rather than multiply by the matrix, and its refresh makes
+    /// `[r] s [r]` in closed form ([`scaled_term`]): a lane's arithmetic is its own bodies'
+    /// choice, whatever the other lanes hold, so a joint's bits are the same at any width.
     inverse_scale: [L; 2],
-    /// Whether `inverse_scale` holds the inverse inertias.
+    plain: [L; 2],
+    /// Whether every lane's inverse inertias are plain scales (`inverse_inertia` is then not
+    /// filled, and the matrix arithmetic not done).
     scaled: bool,
     /// The holding rows' softness in the soft pass: bias rate, mass scale, impulse scale.
     bias_rate: L,
@@ -196,7 +203,7 @@ pub(crate) struct BallBatch<L: Lane> {
 }
 
 /// `s` where `m` is `s 1` bit for bit: its diagonal's three entries the same bits, every other
-/// entry `+0`. (Then the matrix [`scale_matrix`] makes from `s` is `m`, bit for bit.)
+/// entry `+0` (`SolverBody::of` keeps an isotropic body's so, in every frame).
 fn plain_scale(m: &Matrix3) -> Option<Real> {
     let s = m.m11;
     let same = |x: Real| x.to_bits() == s.to_bits();
@@ -207,13 +214,6 @@ fn plain_scale(m: &Matrix3) -> Option<Real> {
             .into_iter()
             .all(zero))
     .then_some(s)
-}
-
-/// `s 1` with `+0` off the diagonal.
-#[inline(always)]
-fn scale_matrix<L: Lane>(s: L) -> M3<L> {
-    let z = L::splat(0.0);
-    [[s, z, z], [z, s, z], [z, z, s]]
 }
 
 impl<L: Lane> BallBatch<L> {
@@ -271,6 +271,7 @@ impl<L: Lane> BallBatch<L> {
             let scale = state.map_or(Some(0.0), |s| plain_scale(&s.inverse_inertia));
             self.scaled &= scale.is_some();
             self.inverse_scale[side].set_lane(lane, scale.unwrap_or(0.0));
+            self.plain[side].set_lane(lane, if scale.is_some() { 1.0 } else { 0.0 });
             self.arms[side].set_lane(lane, &ball.map_or(Vector3::zeros(), |j| j.arms[side]));
         }
         let hold = ball.map(|j| hold(&j.softness, h));
@@ -340,12 +341,16 @@ impl<L: Lane> BallBatch<L> {
         };
         let [ma, mb] = self.inverse_mass;
         let (ta, tb) = (self.ra.cross(&p), self.rb.cross(&p));
+        let [sa, sb] = self.inverse_scale;
         let (ta, tb) = if self.scaled {
-            let [sa, sb] = self.inverse_scale;
-            (mul3(&scale_matrix(sa), &ta), mul3(&scale_matrix(sb), &tb))
+            (ta.scale(sa), tb.scale(sb))
         } else {
             let [ia, ib] = &self.inverse_inertia;
-            (mul3(ia, &ta), mul3(ib, &tb))
+            let [pa, pb] = self.plain.map(|p| p.gt(L::splat(0.5)));
+            (
+                V3::select(pa, &ta.scale(sa), &mul3(ia, &ta)),
+                V3::select(pb, &tb.scale(sb), &mul3(ib, &tb)),
+            )
         };
         let old = [(va, wa), (vb, wb)];
         let va = va.sub(&p.scale(ma));
@@ -412,16 +417,21 @@ impl<L: Lane> BallBatch<L> {
         let scaled_identity: M3<L> = std::array::from_fn(|r| {
             std::array::from_fn(|c| if r == c { one * m } else { zero * m })
         });
-        let (sa, sb) = (cross_matrix(&ra), cross_matrix(&rb));
+        let [sa, sb] = self.inverse_scale;
+        let (ka, kb) = (scaled_term(&ra, sa), scaled_term(&rb, sb));
         let (ka, kb) = if self.scaled {
-            let [ia, ib] = self.inverse_scale;
-            (
-                mul33(&mul33(&sa, &scale_matrix(ia)), &sa),
-                mul33(&mul33(&sb, &scale_matrix(ib)), &sb),
-            )
+            (ka, kb)
         } else {
             let [ia, ib] = &self.inverse_inertia;
-            (mul33(&mul33(&sa, ia), &sa), mul33(&mul33(&sb, ib), &sb))
+            let [pa, pb] = self.plain.map(|p| p.gt(L::splat(0.5)));
+            let full = |r: &V3<L>, i: &M3<L>| {
+                let s = cross_matrix(r);
+                mul33(&mul33(&s, i), &s)
+            };
+            (
+                select33(pa, &ka, &full(&ra, ia)),
+                select33(pb, &kb, &full(&rb, ib)),
+            )
         };
         let k: M3<L> = std::array::from_fn(|r| {
             std::array::from_fn(|c| scaled_identity[r][c] - ka[r][c] - kb[r][c])
@@ -430,6 +440,26 @@ impl<L: Lane> BallBatch<L> {
         self.ra = ra;
         self.rb = rb;
     }
+}
+
+/// `[r] s [r]` (`[r]` the cross matrix of `r`) in closed form, `s (r r^T - |r|^2 1)`: the
+/// term of the anchors' `K` for a body whose inverse inertia is `s 1`, in six products and
+/// sums rather than two full matrix products.
+#[inline(always)]
+fn scaled_term<L: Lane>(r: &V3<L>, s: L) -> M3<L> {
+    let length = r.x * r.x + r.y * r.y + r.z * r.z;
+    let (xy, xz, yz) = (s * (r.x * r.y), s * (r.x * r.z), s * (r.y * r.z));
+    [
+        [s * (r.x * r.x - length), xy, xz],
+        [xy, s * (r.y * r.y - length), yz],
+        [xz, yz, s * (r.z * r.z - length)],
+    ]
+}
+
+/// `t` where `mask` holds, else `f`, entry by entry.
+#[inline(always)]
+fn select33<L: Lane>(mask: L::Mask, t: &M3<L>, f: &M3<L>) -> M3<L> {
+    std::array::from_fn(|r| std::array::from_fn(|c| L::select(mask, t[r][c], f[r][c])))
 }
 
 /// The velocities of the bodies at `index`: the first two of `SolverBody::rows`, per lane.
@@ -499,18 +529,14 @@ fn turns_and_moves<L: Lane, B: JointBodies>(
 
 #[cfg(test)]
 mod tests {
+    use super::super::Owned;
     use super::*;
+    use wide::f32x8;
 
     #[test]
-    fn a_plain_scale_is_taken_only_where_its_matrix_is_the_same_bits() {
-        let bits = |m: &M3<Real>| m.map(|row| row.map(Real::to_bits));
-        let stored = |m: &Matrix3| -> M3<Real> {
-            std::array::from_fn(|r| std::array::from_fn(|c| m[(r, c)]))
-        };
+    fn a_plain_scale_is_only_a_scale_times_one_to_the_bit() {
         for s in [2.5, 0.0, 1e-30] {
-            let m = Matrix3::identity() * s;
-            assert_eq!(plain_scale(&m), Some(s));
-            assert_eq!(bits(&scale_matrix(s)), bits(&stored(&m)), "{s}");
+            assert_eq!(plain_scale(&(Matrix3::identity() * s)), Some(s));
         }
         // Not the same bits as `s 1` with `+0` off the diagonal: refused.
         let mut negative_zero = Matrix3::identity() * 2.0;
@@ -523,5 +549,106 @@ mod tests {
         for m in [negative_zero, uneven, signed, anisotropic] {
             assert_eq!(plain_scale(&m), None, "{m}");
         }
+    }
+
+    #[test]
+    fn the_closed_form_term_is_the_matrix_product() {
+        let r = Vector3::new(0.3, -1.2, 0.7);
+        let s = 2.5;
+        let product = r.cross_matrix() * (Matrix3::identity() * s) * r.cross_matrix();
+        let lanes = V3::<Real> {
+            x: r.x,
+            y: r.y,
+            z: r.z,
+        };
+        let closed = scaled_term(&lanes, s);
+        for row in 0..3 {
+            for column in 0..3 {
+                let (a, b) = (closed[row][column], product[(row, column)]);
+                assert!((a - b).abs() <= 1e-6 * b.abs().max(1.0), "{row} {column}");
+            }
+        }
+    }
+
+    /// Eight joints in one batch of eight lanes, some between bodies whose inverse inertias are
+    /// plain scales and some not (so the batch is not `scaled`), give each joint the bits it
+    /// gets alone in a batch of one lane: a lane's arithmetic is its own bodies' choice.
+    #[test]
+    fn a_joint_gets_the_same_bits_alone_and_beside_others() {
+        let body = |k: usize| {
+            let mut state = SolverBody::FIXED;
+            let x = k as Real;
+            state.linvel = Vector3::new(0.1 * x, -0.3, 0.05 * x);
+            state.angvel = Vector3::new(0.02 * x, 0.4, -0.1);
+            state.delta_position = Vector3::new(0.001 * x, -0.002, 0.0);
+            state.inverse_mass = 1.0 / (1.0 + x);
+            state.inverse_inertia = if k.is_multiple_of(3) {
+                Matrix3::from_diagonal(&Vector3::new(1.0, 2.0, 3.0 + x))
+            } else {
+                Matrix3::identity() * (0.5 + x)
+            };
+            state
+        };
+        // Slot 0 is the group's fixed state; joint k joins slots 2k + 1 and 2k + 2 (the last
+        // one's first side is the fixed state).
+        let states: Vec<SolverBody> = std::iter::once(SolverBody::FIXED)
+            .chain((1..=16).map(body))
+            .collect();
+        let balls: Vec<Ball> = (0..8u32)
+            .map(|k| Ball {
+                slots: [if k == 7 { 0 } else { 2 * k + 1 }, 2 * k + 2],
+                arms: [
+                    Vector3::new(0.5, 0.1 * k as Real, 0.0),
+                    Vector3::new(-0.5, 0.0, 0.2),
+                ],
+                delta_center: Vector3::new(1.0, 0.01 * k as Real, -0.2),
+                impulse: Vector3::new(0.3, -0.1 * k as Real, 0.05),
+                softness: Spring {
+                    hertz: 60.0,
+                    damping_ratio: 2.0,
+                },
+            })
+            .collect();
+        let h = 1.0 / 240.0;
+        let run = |members: &[u32], wide: bool| -> Vec<SolverBody> {
+            let mut states = states.clone();
+            let mut bodies = Owned {
+                states: &mut states,
+                jointed: &mut [],
+            };
+            if wide {
+                let mut batch = BallBatch::<f32x8>::default();
+                batch.fill(&balls, members, bodies.states, h);
+                assert!(!batch.scaled);
+                batch.refresh(&bodies);
+                for (soft, warm) in [(false, true), (true, false), (false, false)] {
+                    batch.pass(&mut bodies, soft, warm);
+                }
+            } else {
+                for &k in members {
+                    let mut batch = BallBatch::<Real>::default();
+                    batch.fill(&balls, &[k], bodies.states, h);
+                    batch.refresh(&bodies);
+                    for (soft, warm) in [(false, true), (true, false), (false, false)] {
+                        batch.pass(&mut bodies, soft, warm);
+                    }
+                }
+            }
+            states
+        };
+        let bits = |states: &[SolverBody]| -> Vec<u32> {
+            (states.iter())
+                .flat_map(|s| {
+                    s.linvel
+                        .iter()
+                        .chain(s.angvel.iter())
+                        .copied()
+                        .collect::<Vec<_>>()
+                })
+                .map(Real::to_bits)
+                .collect()
+        };
+        let members: Vec<u32> = (0..8).collect();
+        assert_eq!(bits(&run(&members, true)), bits(&run(&members, false)));
     }
 }
