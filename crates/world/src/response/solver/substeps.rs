@@ -181,7 +181,12 @@ impl Steps<'_> {
                                 let refresh = refresh && iteration == 0;
                                 for l in 0..level_count {
                                     let (batches, others) = level(l);
-                                    for batch in &mut balls[batches] {
+                                    let level_balls = &mut balls[batches];
+                                    for k in 0..level_balls.len() {
+                                        if let Some(next) = level_balls.get(k + 1) {
+                                            next.prefetch_bodies(&bodies);
+                                        }
+                                        let batch = &mut level_balls[k];
                                         if refresh {
                                             batch.refresh(&bodies);
                                         }
@@ -215,7 +220,14 @@ impl Steps<'_> {
                                     let range = start..(start + ball_block).min(batches.end);
                                     // SAFETY: each batch of the level is in one block, and the
                                     // level's joints move disjoint bodies.
-                                    for batch in unsafe { balls.slice(range) } {
+                                    let block = unsafe { balls.slice(range) };
+                                    for k in 0..block.len() {
+                                        if let Some(next) = block.get(k + 1) {
+                                            // A batch of this block, of this level: its
+                                            // bodies are this thread's to read.
+                                            next.prefetch_bodies(&bodies);
+                                        }
+                                        let batch = &mut block[k];
                                         if refresh {
                                             batch.refresh(&bodies);
                                         }
@@ -283,9 +295,15 @@ impl Steps<'_> {
                     // SAFETY: the block's own batches; nobody writes the states in this stage.
                     let (batches, states) =
                         unsafe { (balls.slice(range.clone()), states.as_slice()) };
+                    let of = |k: usize| {
+                        ball_members
+                            .get(k)
+                            .map_or(&[][..], |m| &joint_order[m.start as usize..m.end as usize])
+                    };
                     for (batch, k) in batches.iter_mut().zip(range) {
-                        let places = ball_members[k].start as usize..ball_members[k].end as usize;
-                        batch.fill(ball_joints, &joint_order[places], states, self.h);
+                        // Asked for ahead: the batch after next's joints, the next one's bodies.
+                        joint::prefetch_balls(ball_joints, of(k + 2), of(k + 1), states);
+                        batch.fill(ball_joints, of(k), states, self.h);
                     }
                 });
                 for substep in 0..self.substeps {

@@ -112,6 +112,29 @@ impl Ball {
     }
 }
 
+/// Asks the processor for what [`BallBatch::fill`] will read (a hint: it changes nothing):
+/// the records of the joints `later` (a batch after the next), and the states of the bodies
+/// of the joints `next` (whose records the last call asked for). The fill reads both at
+/// random, in the colours' order.
+#[inline]
+pub(crate) fn prefetch_balls(balls: &[Ball], later: &[u32], next: &[u32], states: &[SolverBody]) {
+    use crate::response::solver::shared::prefetch_lines;
+    for &k in later {
+        if let Some(ball) = balls.get(k as usize) {
+            prefetch_lines(ball);
+        }
+    }
+    for &k in next {
+        if let Some(ball) = balls.get(k as usize) {
+            for &slot in &ball.slots {
+                if let Some(state) = states.get(slot as usize) {
+                    prefetch_lines(state);
+                }
+            }
+        }
+    }
+}
+
 /// What a step leaves of a plain ball and socket: its accumulated impulse, and whether it let
 /// go (a velocity it made, or one of its bodies' at the end, was not finite), which clears its
 /// joint's other impulses and its reaction.
@@ -312,6 +335,18 @@ impl<L: Lane> BallBatch<L> {
             };
             (self.joints.as_ref()[lane] as usize, result)
         })
+    }
+
+    /// Asks the processor for the line of each of its bodies' states that its passes and
+    /// refresh read (velocities, moves and turns; a hint that changes nothing): called for the
+    /// next batch of a thread's block while this one is solved.
+    #[inline]
+    pub(crate) fn prefetch_bodies<B: JointBodies>(&self, bodies: &B) {
+        for lane in 0..self.len {
+            for i in [self.a.as_ref()[lane], self.b.as_ref()[lane]] {
+                crate::response::solver::shared::prefetch_lines(&bodies.state(i as usize).linvel);
+            }
+        }
     }
 
     /// One pass over the batch's joints (`Motion::point` and `Motion::push_point`): the warm start

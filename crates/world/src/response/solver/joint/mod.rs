@@ -20,7 +20,7 @@ use super::body::SolverBody;
 use super::soft::Softness;
 use crate::body::RigidBody;
 use crate::joint::{Joint, JointImpulses, JointKind, Spring};
-pub(crate) use balls::{Ball, BallBatch, BallBatches, BallResult};
+pub(crate) use balls::{Ball, BallBatch, BallBatches, BallResult, prefetch_balls};
 use geom::{Matrix3, Point3, Real, UnitQuaternion, Vector3};
 pub(crate) use kinds::Pass;
 use kinds::{Coefficients, Frame, Geometry, Rows};
