@@ -56,7 +56,8 @@ impl Grouping {
     /// their own) into groups of whole islands, linked by the constraints between the dense
     /// indices `pairs`: writes each body's slot in `slots` (0 for one that does not move) and
     /// each group's slots in `groups` (its fixed state first; they follow each other from 0).
-    /// A group closes once it holds `budget` constraints or more.
+    /// A group closes once it holds `budget` constraints or more. The same input as the last
+    /// call's copies its output rather than make it again ([`Last`]).
     pub(crate) fn group(
         &mut self,
         moves: &[bool],
