@@ -181,17 +181,13 @@ impl Steps<'_> {
                                 let refresh = refresh && iteration == 0;
                                 for l in 0..level_count {
                                     let (batches, others) = level(l);
-                                    let level_balls = &mut balls[batches];
-                                    for k in 0..level_balls.len() {
-                                        if let Some(next) = level_balls.get(k + 1) {
-                                            next.prefetch_bodies(&bodies);
-                                        }
-                                        let batch = &mut level_balls[k];
-                                        if refresh {
-                                            batch.refresh(&bodies);
-                                        }
-                                        batch.pass(&mut bodies, soft, warm);
-                                    }
+                                    BallBatch::pass_each(
+                                        &mut balls[batches],
+                                        &mut bodies,
+                                        refresh,
+                                        soft,
+                                        warm,
+                                    );
                                     for &k in &joint_order[others] {
                                         let joint = &mut joints[k as usize];
                                         if refresh {
@@ -219,20 +215,11 @@ impl Steps<'_> {
                                     let start = batches.start + b * ball_block;
                                     let range = start..(start + ball_block).min(batches.end);
                                     // SAFETY: each batch of the level is in one block, and the
-                                    // level's joints move disjoint bodies.
+                                    // level's joints move disjoint bodies (so the next batch
+                                    // a pass asks ahead for, of this block, has bodies that
+                                    // are this thread's to read).
                                     let block = unsafe { balls.slice(range) };
-                                    for k in 0..block.len() {
-                                        if let Some(next) = block.get(k + 1) {
-                                            // A batch of this block, of this level: its
-                                            // bodies are this thread's to read.
-                                            next.prefetch_bodies(&bodies);
-                                        }
-                                        let batch = &mut block[k];
-                                        if refresh {
-                                            batch.refresh(&bodies);
-                                        }
-                                        batch.pass(&mut bodies, soft, warm);
-                                    }
+                                    BallBatch::pass_each(block, &mut bodies, refresh, soft, warm);
                                     return;
                                 }
                                 let start = others.start + (b - batch_blocks) * JOINT_BLOCK;

@@ -337,11 +337,33 @@ impl<L: Lane> BallBatch<L> {
         })
     }
 
-    /// Asks the processor for the line of each of its bodies' states that its passes and
-    /// refresh read (velocities, moves and turns; a hint that changes nothing): called for the
-    /// next batch of a thread's block while this one is solved.
+    /// One pass ([`BallBatch::pass`]) over each of `batches` in order (batches of one level,
+    /// all this thread's to solve), each refreshed first with `refresh`, and the next one's
+    /// bodies asked for ahead while one is solved.
     #[inline]
-    pub(crate) fn prefetch_bodies<B: JointBodies>(&self, bodies: &B) {
+    pub(crate) fn pass_each<B: JointBodies>(
+        batches: &mut [Self],
+        bodies: &mut B,
+        refresh: bool,
+        soft: bool,
+        warm: bool,
+    ) {
+        for k in 0..batches.len() {
+            if let Some(next) = batches.get(k + 1) {
+                next.prefetch_bodies(bodies);
+            }
+            let batch = &mut batches[k];
+            if refresh {
+                batch.refresh(bodies);
+            }
+            batch.pass(bodies, soft, warm);
+        }
+    }
+
+    /// Asks the processor for the line of each of its bodies' states that its passes and
+    /// refresh read (velocities, moves and turns; a hint that changes nothing).
+    #[inline]
+    fn prefetch_bodies<B: JointBodies>(&self, bodies: &B) {
         for lane in 0..self.len {
             for i in [self.a.as_ref()[lane], self.b.as_ref()[lane]] {
                 crate::response::solver::shared::prefetch_lines(&bodies.state(i as usize).linvel);
