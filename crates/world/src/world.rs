@@ -97,7 +97,7 @@ pub struct World {
     /// The collision stage's buffers (never saved, never change a result).
     collision: Collision,
     /// The solver's buffers (never saved, never change a result).
-    solver: Solver,
+    pub(crate) solver: Solver,
     /// Whether each of this step's contacts touched.
     touched: Vec<bool>,
     /// Islands' union-find and the sleeping bodies to wake (buffers).
@@ -745,6 +745,7 @@ impl World {
     /// several.
     pub(crate) fn joints_changed(&mut self) {
         self.joints_indexed_for = None;
+        self.solver.joints_edited();
         self.breakable = self.joints.values().filter(|j| j.breakable()).count();
         self.joined.clear();
         self.unconnected.clear();
@@ -767,6 +768,7 @@ impl World {
     /// per joint, so that removing one of two joints on a pair keeps the other's).
     pub(crate) fn link(&mut self, handle: JointHandle, joint: &Joint) {
         self.joints_indexed_for = None;
+        self.solver.joints_edited();
         self.breakable += usize::from(joint.breakable());
         let [a, b] = joint.bodies;
         for entry in [(a, b, handle), (b, a, handle)] {
@@ -796,6 +798,7 @@ impl World {
     /// Takes a removed joint's pair out of what is derived from the joints.
     pub(crate) fn unlink(&mut self, handle: JointHandle, joint: &Joint) {
         self.joints_indexed_for = None;
+        self.solver.joints_edited();
         self.breakable -= usize::from(joint.breakable());
         let [a, b] = joint.bodies;
         for entry in [(a, b, handle), (b, a, handle)] {

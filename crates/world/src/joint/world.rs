@@ -59,6 +59,7 @@ impl World {
 
     /// The joint of `handle` to change; the error names an unknown or removed handle.
     fn joint_mut(&mut self, handle: JointHandle) -> Result<&mut Joint, WorldError> {
+        self.solver.joints_edited();
         self.joints.get_mut(handle).ok_or(WorldError::UnknownJoint)
     }
 

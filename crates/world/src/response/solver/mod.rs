@@ -159,6 +159,9 @@ pub(crate) struct Solver {
     /// there is not read); a ball's results are in its place of `ball_results`.
     joints: Vec<JointConstraint>,
     balls: Vec<joint::Ball>,
+    /// What each joint's `Ball` is made from of the joint, kept from step to step while the
+    /// joints do not change (`joint::BallSources`; the world forgets them when one does).
+    pub(crate) ball_sources: joint::BallSources,
     ball_results: Vec<joint::BallResult>,
     joint_groups: Vec<Range<usize>>,
     joint_places: Vec<u32>,
@@ -209,6 +212,14 @@ impl SolverLanes {
     };
 }
 
+impl Solver {
+    /// A joint changed outside a step (added, removed, its settings set, the world restored):
+    /// what the solver keeps of the joints from step to step is made again by the next step.
+    pub(crate) fn joints_edited(&mut self) {
+        self.ball_sources.forget();
+    }
+}
+
 impl Default for Solver {
     fn default() -> Self {
         Self {
@@ -243,6 +254,7 @@ impl Default for Solver {
             warm: Vec::new(),
             joints: Vec::new(),
             balls: Vec::new(),
+            ball_sources: joint::BallSources::default(),
             ball_results: Vec::new(),
             joint_groups: Vec::new(),
             joint_places: Vec::new(),

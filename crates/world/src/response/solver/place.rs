@@ -176,24 +176,26 @@ impl Solver {
             made.extend(order[range.clone()].iter().map(|&index| (index, first)));
         }
         let (slots, states, gathered) = (&self.slots, &self.states, &self.joint_bodies);
+        let sources = self.ball_sources.sync(joints, joint_list);
         // Each constraint from its own joint and bodies, made in its place of the list (which
         // keeps its places from step to step): the same on any thread. A plain ball and
         // socket's is a `Ball` of one cache line (the joint grid's 19,800), in the same place
         // of its own list; the other joints' a `JointConstraint` of several.
         let make = |((constraint, ball), link): ((&mut JointConstraint, &mut Ball), &mut Link),
                     &(index, first): &(u32, u32)| {
-            let (handle, (i, j)) = (joint_list[index as usize], joint_indices[index as usize]);
-            let joint = &joints[handle];
+            let (i, j) = joint_indices[index as usize];
             let slots = [slots[i as usize], slots[j as usize]];
             // A body it does not move is at slot 0, and its group's fixed state is at the
             // group's first: every moving body's slot is past it.
             let local = slots.map(|s| s.saturating_sub(first));
             let pair = [&gathered[i as usize], &gathered[j as usize]];
-            if joint.kind.is_plain_ball() {
-                *ball = Ball::of(joint, pair, local);
+            let source = &sources[index as usize];
+            if source.plain {
+                *ball = Ball::of(source, pair, local);
                 *link = Link::ball(ball);
                 return;
             }
+            let joint = &joints[joint_list[index as usize]];
             let own = slots.map(|s| s != 0);
             let states = slots.map(|s| &states[s as usize]);
             constraint.make(joint, pair, states, local, own, h);

@@ -34,8 +34,10 @@ impl Solver {
         let mut previous = self.sleeping_entries(bodies, some_asleep);
         let (pairs, results) = (&self.constraint_pairs, &self.results);
         let contact_set = || contact_set(pairs, results, contacts, &mut previous, cache, touching);
+        let sources = &mut self.ball_sources;
         let joints_back = || {
-            for (&handle, &place) in joint_list.iter().zip(&self.joint_places) {
+            let places = joint_list.iter().zip(&self.joint_places).enumerate();
+            for (k, (&handle, &place)) in places {
                 if place == NONE {
                     continue;
                 }
@@ -60,6 +62,9 @@ impl Solver {
                 // restores (a hostile one's huge masses can push them past it).
                 joint.impulses = joint::within_limits(&impulses);
                 [joint.force, joint.torque] = reaction.map(|v| v.map(joint::bounded));
+                if self.joint_links[place].is_ball() {
+                    sources.set_impulse(k, joint.impulses.linear);
+                }
             }
         };
         let bodies_back = || {

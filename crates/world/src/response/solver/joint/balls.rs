@@ -24,11 +24,12 @@
 //! reads them and makes the reaction.
 
 use super::{JointBodies, JointBody, arm, hold};
-use crate::joint::{Joint, Spring};
+use crate::joint::{Joint, JointHandle, Spring};
 use crate::response::solver::algebra::{Quaternions, cross_matrix, inverse, neg, rotate};
 use crate::response::solver::body::SolverBody;
 use crate::response::solver::lanes::{Lane, M3, V3, mul3, mul33};
 use geom::{Matrix3, Real, Vector3};
+use slotmap::SlotMap;
 use std::ops::Range;
 
 /// A group's ball batches, level by level, and which of its joints each holds; a buffer lent
@@ -93,22 +94,89 @@ impl Default for Ball {
 }
 
 impl Ball {
-    /// `joint` (a plain ball and socket) between the bodies `[a, b]`, at `slots` of its group
-    /// (0 for a body it does not move).
-    pub(crate) fn of(joint: &Joint, [a, b]: [&JointBody; 2], slots: [u32; 2]) -> Self {
-        debug_assert!(joint.kind.is_plain_ball());
+    /// The joint of `source` (a plain ball and socket) between the bodies `[a, b]`, at
+    /// `slots` of its group (0 for a body it does not move).
+    pub(crate) fn of(source: &BallSource, [a, b]: [&JointBody; 2], slots: [u32; 2]) -> Self {
+        debug_assert!(source.plain);
         Self {
             slots,
-            arms: [arm(a, &joint.frames[0]), arm(b, &joint.frames[1])],
+            arms: [arm(a, &source.anchors[0]), arm(b, &source.anchors[1])],
             delta_center: b.center - a.center,
-            impulse: joint.impulses.linear,
-            softness: joint.softness,
+            impulse: source.impulse,
+            softness: source.softness,
         }
     }
 
     /// The slots it moves (`JointConstraint::moved`).
     pub(crate) fn moved(&self) -> [Option<usize>; 2] {
         self.slots.map(|s| (s != 0).then_some(s as usize))
+    }
+}
+
+/// What a joint's [`Ball`] is made from of the joint itself, when it is a plain ball and
+/// socket (`plain`): its anchors in its bodies' frames, its softness, its accumulated anchor
+/// impulse. Kept from step to step ([`BallSources`]) so that the place reads these, 48 bytes a
+/// joint in handle order, rather than the joints' records in the world's slot map (four cache
+/// lines each: the grid's 19,800 streamed five megabytes a step for them).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct BallSource {
+    anchors: [Vector3; 2],
+    softness: Spring,
+    impulse: Vector3,
+    /// Whether its joint is a plain ball and socket (else nothing here is read: its
+    /// constraint is made from the joint).
+    pub(crate) plain: bool,
+}
+
+impl BallSource {
+    fn of(joint: &Joint) -> Self {
+        Self {
+            anchors: joint.frames.map(|frame| frame.translation.vector),
+            softness: joint.softness,
+            impulse: joint.impulses.linear,
+            plain: joint.kind.is_plain_ball(),
+        }
+    }
+}
+
+/// Per joint of the step's list (handle order), its [`BallSource`], and the list they were
+/// made for. A step whose list is the last step's reads them as they are: the world forgets
+/// them ([`BallSources::forget`]) whenever a joint changes outside a step (added, removed, its
+/// settings set, a world restored), and the step's store keeps each solved ball's impulse in
+/// them as it writes it into the joint, so they are always what the joints hold.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct BallSources {
+    list: Vec<JointHandle>,
+    sources: Vec<BallSource>,
+}
+
+impl BallSources {
+    /// The sources of `joint_list`'s joints: kept if it is the list they were made for, else
+    /// made from the joints.
+    pub(crate) fn sync(
+        &mut self,
+        joints: &SlotMap<JointHandle, Joint>,
+        joint_list: &[JointHandle],
+    ) -> &[BallSource] {
+        if self.list != joint_list {
+            self.list.clear();
+            self.list.extend_from_slice(joint_list);
+            self.sources.clear();
+            (self.sources).extend(joint_list.iter().map(|&h| BallSource::of(&joints[h])));
+        }
+        &self.sources
+    }
+
+    /// Made again by the next step (a joint changed outside a step).
+    pub(crate) fn forget(&mut self) {
+        self.list.clear();
+        self.sources.clear();
+    }
+
+    /// The `k`th joint of the list, a plain ball and socket, now holds `impulse`.
+    pub(crate) fn set_impulse(&mut self, k: usize, impulse: Vector3) {
+        debug_assert!(self.sources[k].plain);
+        self.sources[k].impulse = impulse;
     }
 }
 

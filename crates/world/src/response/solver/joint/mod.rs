@@ -20,7 +20,7 @@ use super::body::SolverBody;
 use super::soft::Softness;
 use crate::body::RigidBody;
 use crate::joint::{Joint, JointImpulses, JointKind, Spring};
-pub(crate) use balls::{Ball, BallBatch, BallBatches, BallResult, prefetch_balls};
+pub(crate) use balls::{Ball, BallBatch, BallBatches, BallResult, BallSources, prefetch_balls};
 use geom::{Matrix3, Point3, Real, UnitQuaternion, Vector3};
 pub(crate) use kinds::Pass;
 use kinds::{Coefficients, Frame, Geometry, Rows};
@@ -151,7 +151,8 @@ impl JointConstraint {
         let center = |body: &JointBody| body.center;
         let [sa, sb] = states;
         debug_assert!(!joint.kind.is_plain_ball(), "a plain ball's is a `Ball`");
-        let (ra, rb) = (arm(a, &joint.frames[0]), arm(b, &joint.frames[1]));
+        let [ra, rb] =
+            [(a, 0), (b, 1)].map(|(body, k)| arm(body, &joint.frames[k].translation.vector));
         self.slots = slots;
         self.own = own;
         self.inverse_masses = [sa.inverse_mass, sb.inverse_mass];
@@ -293,8 +294,8 @@ impl JointConstraint {
 
 /// The anchor of `frame` (in `body`'s frame) from the body's centre of mass, world space, at
 /// the start of the step.
-fn arm(body: &JointBody, frame: &geom::Isometry3) -> Vector3 {
-    body.rotation * (frame.translation.vector - body.local_center.coords)
+fn arm(body: &JointBody, anchor: &Vector3) -> Vector3 {
+    body.rotation * (anchor - body.local_center.coords)
 }
 
 /// The softness of the holding rows (capped at [`HOLD_CAP`] of the substep rate) and of the
