@@ -17,6 +17,8 @@ use crate::contact::{CachedAxis, ContactPair, KeptContact};
 use crate::joint::JointHandle;
 use crate::profile::{Lap, StepProfile};
 use arrayvec::ArrayVec;
+use collide::broad::FatSweep;
+#[cfg(debug_assertions)]
 use collide::broad::RowSweep;
 use collide::staged::{Posed, StageCounts, StagedFilter};
 use collide::{Contact, PartAxis, has_several_manifolds};
@@ -238,7 +240,10 @@ impl Made {
 /// handle order (its *dense index*), so that pairs sorted by index are sorted by handle.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Collision {
-    broad: RowSweep,
+    broad: FatSweep,
+    /// The bodies whose boxes the broad phase swept last, in order (its fat boxes and their
+    /// pairs are kept while they are the same bodies: `FatSweep`).
+    swept: Vec<BodyHandle>,
     /// The last run's times: volumes, broad and narrow phase (the rest of the profile zero).
     pub(crate) profile: StepProfile,
     pub(crate) handles: Vec<BodyHandle>,
@@ -482,7 +487,12 @@ impl Collision {
         boxes.extend(self.dense.iter().map(|e| e.aabb));
         let mut pairs = std::mem::take(&mut self.pairs);
         let sweep = Instant::now();
-        self.broad.pairs_of(&boxes, &mut pairs);
+        let same = self.swept == active.live();
+        self.broad.pairs_of(&boxes, same, &mut pairs);
+        if !same {
+            self.swept.clear();
+            self.swept.extend_from_slice(active.live());
+        }
         let mut partners = std::mem::take(&mut self.partners);
         partners.clear();
         let mut met = std::mem::take(&mut self.met);
@@ -575,7 +585,12 @@ impl Collision {
         boxes.clear();
         boxes.extend(self.dense.iter().map(|e| e.aabb));
         let sweep = Instant::now();
-        self.broad.pairs_of(&boxes, &mut self.pairs);
+        let same = self.swept == self.handles;
+        self.broad.pairs_of(&boxes, same, &mut self.pairs);
+        if !same {
+            self.swept.clear();
+            self.swept.extend_from_slice(&self.handles);
+        }
         self.sweep_time = sweep.elapsed();
         (self.live_aabbs, self.partners) = (boxes, resting);
     }
@@ -878,7 +893,7 @@ impl Collision {
         let mut pairs = Vec::new();
         if woken.iter().filter(|&&w| w).count() > FEW_WOKEN {
             let boxes: Vec<Aabb> = self.dense.iter().map(|e| e.aabb).collect();
-            self.broad.pairs_of(&boxes, &mut pairs);
+            self.broad.pairs_of_others(&boxes, &mut pairs);
         } else {
             pairs_with_flagged(|k| self.dense[k].aabb, woken, &mut pairs);
         }
