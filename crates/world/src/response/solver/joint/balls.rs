@@ -116,8 +116,8 @@ impl Ball {
 /// What a joint's [`Ball`] is made from of the joint itself, when it is a plain ball and
 /// socket (`plain`): its anchors in its bodies' frames, its softness, its accumulated anchor
 /// impulse. Kept from step to step ([`BallSources`]) so that the place reads these, 48 bytes a
-/// joint in handle order, rather than the joints' records in the world's slot map (four cache
-/// lines each: the grid's 19,800 streamed five megabytes a step for them).
+/// joint in handle order, rather than the joints' records in the world's slot map (248 bytes
+/// each, four or five cache lines: the grid's 19,800 streamed five megabytes a step for them).
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct BallSource {
     anchors: [Vector3; 2],
