@@ -6,11 +6,13 @@
 use super::RowSweep;
 use geom::{Aabb, Real, Vector3};
 
-/// How much each side of a box is grown when it is swept (metres; Box3D's margin).
+/// How much each side of a box is grown when it is swept (metres; Box3D's margin), at first
+/// and whenever the fat boxes last; up to four times as much while bodies that move together
+/// leave them within a few steps ([`FatSweep::pairs_of`]).
 pub const FAT_MARGIN: Real = 0.1;
 
 /// A [`RowSweep`] of fattened boxes, kept from call to call ([`FatSweep::pairs_of`]).
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub struct FatSweep {
     sweep: RowSweep,
     /// The fat boxes of the last sweep (empty: none kept) and their pairs, sorted.
@@ -25,6 +27,25 @@ pub struct FatSweep {
     used: u32,
     wait: u32,
     backoff: u32,
+    /// How many times [`FAT_MARGIN`] the boxes are grown by: 1, 2 or 4.
+    scale: u8,
+}
+
+impl Default for FatSweep {
+    fn default() -> Self {
+        Self {
+            sweep: RowSweep::new(),
+            fat: Vec::new(),
+            fat_pairs: Vec::new(),
+            escaped: Vec::new(),
+            fresh: Vec::new(),
+            merge_scratch: Vec::new(),
+            used: 0,
+            wait: 0,
+            backoff: 0,
+            scale: 1,
+        }
+    }
 }
 
 impl FatSweep {
@@ -38,7 +59,9 @@ impl FatSweep {
     /// `boxes` are the boxes of the same bodies, in the same order, as at the last call; then,
     /// if every box lies in its fat box of the last sweep, the pairs are those of the fat
     /// boxes' pairs whose boxes intersect (two boxes that meet lie in fat boxes that meet, so
-    /// none is missed). Otherwise the boxes are fattened by [`FAT_MARGIN`] and swept; a box
+    /// none is missed). Otherwise the boxes are fattened by [`FAT_MARGIN`] (or two or four
+    /// times it: while the fat boxes are used a few times before too many boxes leave them,
+    /// the margin doubles, up to four times; when they are used long it halves) and swept; a box
     /// with a corner that is not finite, or inverted, is swept as it is, and nothing kept; so
     /// are the boxes for a while after fat boxes that no call used again (`MIN_BACKOFF`).
     pub fn pairs_of(&mut self, boxes: &[Aabb], same: bool, pairs: &mut Vec<(u32, u32)>) {
@@ -57,6 +80,20 @@ impl FatSweep {
                     0
                 };
                 self.wait = self.backoff;
+                // Fat boxes used a few times before too many left them (bodies that move
+                // together, slower than the margin a call but not by much: a falling grid of
+                // joints) last longer with a wider margin, if they are sparse (fewer pairs
+                // than `SPARSE` a box: among packed bodies, as the washer's, a wider margin
+                // adds more pairs to every call than it saves sweeps); ones never used or used
+                // long, the narrowest.
+                let sparse = self.fat_pairs.len() < SPARSE * self.fat.len();
+                self.scale = match self.used {
+                    0 => 1,
+                    1..SHORT_LIVED if sparse => (2 * self.scale).min(4),
+                    1..SHORT_LIVED => self.scale,
+                    SHORT_LIVED..LONG_LIVED => self.scale,
+                    _ => (self.scale / 2).max(1),
+                };
             }
             self.fat.clear();
             self.fat_pairs.clear();
@@ -65,13 +102,19 @@ impl FatSweep {
                 self.sweep.pairs_of(boxes, pairs);
                 return;
             }
-            self.fat.extend(boxes.iter().map(fattened));
+            let margin = self.margin();
+            self.fat.extend(boxes.iter().map(|b| fattened(b, margin)));
             self.sweep.pairs_of(&self.fat, &mut self.fat_pairs);
             self.used = 0;
         }
         pairs.clear();
         let meet = |&&(i, j): &&(u32, u32)| boxes[i as usize].intersects(&boxes[j as usize]);
         pairs.extend(self.fat_pairs.iter().filter(meet));
+    }
+
+    /// The margin the boxes are grown by now.
+    fn margin(&self) -> Real {
+        FAT_MARGIN * Real::from(self.scale)
     }
 
     /// With the fat boxes of the same bodies kept: each box that left its fat box fattened
@@ -93,8 +136,9 @@ impl FatSweep {
         if self.escaped.len() * FEW_ESCAPED > boxes.len() {
             return false;
         }
+        let margin = self.margin();
         for &e in &self.escaped {
-            self.fat[e as usize] = fattened(&boxes[e as usize]);
+            self.fat[e as usize] = fattened(&boxes[e as usize], margin);
         }
         // The escaped boxes' pairs, each once, sorted; the others' kept, then both merged.
         let fresh = &mut self.fresh;
@@ -133,6 +177,14 @@ impl FatSweep {
     }
 }
 
+/// Fat boxes used fewer times than this before too many boxes left them widen the margin;
+/// used this many times or more (`LONG_LIVED`), they narrow it.
+const SHORT_LIVED: u32 = 4;
+const LONG_LIVED: u32 = 32;
+
+/// Fat boxes with fewer pairs than this many a box are sparse enough to widen.
+const SPARSE: usize = 5;
+
 /// The calls the boxes are swept as they are after fat boxes that were never used again: at
 /// first, and at most (doubling each time in a row).
 const MIN_BACKOFF: u32 = 4;
@@ -142,10 +194,10 @@ const MAX_BACKOFF: u32 = 64;
 /// fattened again one by one, each tested against every fat box; past that, all are swept.
 const FEW_ESCAPED: usize = 16;
 
-/// `aabb` grown by [`FAT_MARGIN`] on every side: `mins - m <= mins` and `maxs <= maxs + m`
-/// for finite corners and `m >= 0`, as rounded, so the box lies in its fat one.
-fn fattened(aabb: &Aabb) -> Aabb {
-    let margin = Vector3::repeat(FAT_MARGIN);
+/// `aabb` grown by `margin` on every side: `mins - m <= mins` and `maxs <= maxs + m` for
+/// finite corners and `m >= 0`, as rounded, so the box lies in its fat one.
+fn fattened(aabb: &Aabb, margin: Real) -> Aabb {
+    let margin = Vector3::repeat(margin);
     Aabb::new(aabb.mins - margin, aabb.maxs + margin)
 }
 
@@ -257,6 +309,41 @@ mod tests {
         }
         // Step 0, then after waits of 4, 8, 16, 32 and 64 calls.
         assert_eq!(fattened, [0, 5, 14, 31, 64], "fattened at {fattened:?}");
+    }
+
+    /// Boxes that fall together a little slower than the margin a call: the fat boxes last one
+    /// call, then two with the margin doubled, then five with it four times over, where it
+    /// stays; the boxes then rest, and when they move again after long rest the margin
+    /// halves. The pairs are always a fresh sweep's.
+    #[test]
+    fn a_margin_outrun_by_boxes_moving_together_widens() {
+        let unit = |x: Real, y: Real| {
+            Aabb::new(Point3::new(x, y, 0.0), Point3::new(x + 1.0, y + 1.0, 1.0))
+        };
+        let (mut fat, mut fresh) = (FatSweep::new(), RowSweep::new());
+        let (mut found, mut expected) = (Vec::new(), Vec::new());
+        let mut scales = Vec::new();
+        let mut drop = 0.0;
+        for step in 0..81 {
+            if step < 40 {
+                drop -= 0.07;
+            }
+            if step == 80 {
+                drop -= 1.0;
+            }
+            let boxes: Vec<Aabb> = (0..60)
+                .map(|k| unit((k % 10) as Real * 1.05, (k / 10) as Real * 1.05 + drop))
+                .collect();
+            fat.pairs_of(&boxes, true, &mut found);
+            fresh.pairs_of(&boxes, &mut expected);
+            assert_eq!(found, expected, "step {step}");
+            scales.push(fat.scale);
+        }
+        assert_eq!(scales[..8], [1, 1, 2, 2, 2, 4, 4, 4], "{scales:?}");
+        assert!(scales[8..40].iter().all(|&s| s == 4), "{scales:?}");
+        // At rest from step 40, the fat boxes used at every call; moved far at step 80.
+        assert_eq!(scales[79], 4);
+        assert_eq!(scales[80], 2);
     }
 
     /// A box with a corner that is not finite is swept as it is, and nothing kept.
