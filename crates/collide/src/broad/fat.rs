@@ -84,14 +84,13 @@ impl FatSweep {
                 // together, slower than the margin a call but not by much: a falling grid of
                 // joints) last longer with a wider margin, if they are sparse (fewer pairs
                 // than `SPARSE` a box: among packed bodies, as the washer's, a wider margin
-                // adds more pairs to every call than it saves sweeps); ones never used or used
-                // long, the narrowest.
+                // adds more pairs to every call than it saves sweeps); ones never used go back
+                // to the narrowest, ones used long to half as wide.
                 let sparse = self.fat_pairs.len() < SPARSE * self.fat.len();
                 self.scale = match self.used {
                     0 => 1,
                     1..SHORT_LIVED if sparse => (2 * self.scale).min(4),
-                    1..SHORT_LIVED => self.scale,
-                    SHORT_LIVED..LONG_LIVED => self.scale,
+                    1..LONG_LIVED => self.scale,
                     _ => (self.scale / 2).max(1),
                 };
             }
