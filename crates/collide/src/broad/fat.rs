@@ -240,8 +240,7 @@ mod tests {
             .map(|k| Point3::new((k % 20) as Real * 0.9, (k / 20) as Real * 0.9, random()))
             .collect();
         let half = Vector3::repeat(0.45);
-        let (mut fat, mut fresh) = (FatSweep::new(), RowSweep::new());
-        let (mut found, mut expected) = (Vec::new(), Vec::new());
+        let mut fat = FatSweep::new();
         let mut remade = [0usize; 3];
         for step in 0..80 {
             let mut jolt = Vector3::new(random() - 0.5, random() - 0.5, random() - 0.5) * 0.01;
@@ -262,10 +261,7 @@ mod tests {
                 .map(|c| Aabb::new(c - half, c + half))
                 .collect();
             let before = fat.fat.clone();
-            fat.pairs_of(&boxes, step != 40, &mut found);
-            fresh.pairs_of(&boxes, &mut expected);
-            assert!(!expected.is_empty());
-            assert_eq!(found, expected, "step {step}");
+            assert!(!checked_pairs(&mut fat, &boxes, step != 40, step).is_empty());
             if before.len() == fat.fat.len() {
                 let changed = before.iter().zip(&fat.fat).filter(|(a, b)| a != b).count();
                 remade[if changed == 0 {
@@ -283,25 +279,39 @@ mod tests {
         );
     }
 
+    /// `fat`'s pairs of `boxes` (`same`: see [`FatSweep::pairs_of`]), which must be a fresh
+    /// sweep's, at call `step`.
+    fn checked_pairs(
+        fat: &mut FatSweep,
+        boxes: &[Aabb],
+        same: bool,
+        step: usize,
+    ) -> Vec<(u32, u32)> {
+        let (mut found, mut expected) = (Vec::new(), Vec::new());
+        fat.pairs_of(boxes, same, &mut found);
+        RowSweep::new().pairs_of(boxes, &mut expected);
+        assert_eq!(found, expected, "call {step}");
+        found
+    }
+
+    /// A unit box with its lowest corner at `(x, y, 0)`.
+    fn unit(x: Real, y: Real) -> Aabb {
+        Aabb::new(Point3::new(x, y, 0.0), Point3::new(x + 1.0, y + 1.0, 1.0))
+    }
+
     /// Boxes that move past their fat boxes at every call: swept as they are for a while after
     /// each fat sweep that no call used, fattened again now and then; the pairs always a fresh
     /// sweep's.
     #[test]
     fn boxes_too_fast_for_the_margin_are_swept_as_they_are() {
-        let unit = |x: Real, y: Real| {
-            Aabb::new(Point3::new(x, y, 0.0), Point3::new(x + 1.0, y + 1.0, 1.0))
-        };
-        let (mut fat, mut fresh) = (FatSweep::new(), RowSweep::new());
-        let (mut found, mut expected) = (Vec::new(), Vec::new());
+        let mut fat = FatSweep::new();
         let mut fattened = Vec::new();
         for step in 0..100 {
             let drop = -0.25 * step as Real;
             let boxes: Vec<Aabb> = (0..60)
                 .map(|k| unit((k % 10) as Real * 0.95, (k / 10) as Real * 0.95 + drop))
                 .collect();
-            fat.pairs_of(&boxes, true, &mut found);
-            fresh.pairs_of(&boxes, &mut expected);
-            assert_eq!(found, expected, "step {step}");
+            checked_pairs(&mut fat, &boxes, true, step);
             if !fat.fat.is_empty() {
                 fattened.push(step);
             }
@@ -316,11 +326,7 @@ mod tests {
     /// halves. The pairs are always a fresh sweep's.
     #[test]
     fn a_margin_outrun_by_boxes_moving_together_widens() {
-        let unit = |x: Real, y: Real| {
-            Aabb::new(Point3::new(x, y, 0.0), Point3::new(x + 1.0, y + 1.0, 1.0))
-        };
-        let (mut fat, mut fresh) = (FatSweep::new(), RowSweep::new());
-        let (mut found, mut expected) = (Vec::new(), Vec::new());
+        let mut fat = FatSweep::new();
         let mut scales = Vec::new();
         let mut drop = 0.0;
         for step in 0..81 {
@@ -333,9 +339,7 @@ mod tests {
             let boxes: Vec<Aabb> = (0..60)
                 .map(|k| unit((k % 10) as Real * 1.05, (k / 10) as Real * 1.05 + drop))
                 .collect();
-            fat.pairs_of(&boxes, true, &mut found);
-            fresh.pairs_of(&boxes, &mut expected);
-            assert_eq!(found, expected, "step {step}");
+            checked_pairs(&mut fat, &boxes, true, step);
             scales.push(fat.scale);
         }
         assert_eq!(scales[..8], [1, 1, 2, 2, 2, 4, 4, 4], "{scales:?}");
@@ -351,12 +355,9 @@ mod tests {
         let unit = |x: Real| Aabb::new(Point3::new(x, 0.0, 0.0), Point3::new(x + 1.0, 1.0, 1.0));
         let mut boxes: Vec<Aabb> = (0..40).map(|k| unit(k as Real * 0.9)).collect();
         boxes[3].maxs.x = Real::NAN;
-        let (mut fat, mut fresh) = (FatSweep::new(), RowSweep::new());
-        let (mut found, mut expected) = (Vec::new(), Vec::new());
+        let mut fat = FatSweep::new();
         for _ in 0..2 {
-            fat.pairs_of(&boxes, true, &mut found);
-            fresh.pairs_of(&boxes, &mut expected);
-            assert_eq!(found, expected);
+            checked_pairs(&mut fat, &boxes, true, 0);
             assert!(fat.fat.is_empty());
         }
     }
