@@ -230,6 +230,27 @@ impl Made {
     }
 }
 
+/// The broad phase's sweep with the bodies whose boxes it swept last, in order: its fat boxes
+/// and their pairs are kept while they are the same bodies (`FatSweep`).
+#[derive(Debug, Clone, Default)]
+struct Broad {
+    sweep: FatSweep,
+    swept: Vec<BodyHandle>,
+}
+
+impl Broad {
+    /// The overlapping pairs of `boxes`, those of the bodies `handles` in that order
+    /// (`FatSweep::pairs_of`).
+    fn pairs_of(&mut self, boxes: &[Aabb], handles: &[BodyHandle], pairs: &mut Vec<(u32, u32)>) {
+        let same = self.swept == handles;
+        self.sweep.pairs_of(boxes, same, pairs);
+        if !same {
+            self.swept.clear();
+            self.swept.extend_from_slice(handles);
+        }
+    }
+}
+
 /// The collision stage's buffers, refilled every step (never saved, never change a result).
 ///
 /// A step's *dense set* is its live bodies ([`Active`]: awake, kinematic or disturbed), the
@@ -240,10 +261,7 @@ impl Made {
 /// handle order (its *dense index*), so that pairs sorted by index are sorted by handle.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Collision {
-    broad: FatSweep,
-    /// The bodies whose boxes the broad phase swept last, in order (its fat boxes and their
-    /// pairs are kept while they are the same bodies: `FatSweep`).
-    swept: Vec<BodyHandle>,
+    broad: Broad,
     /// The last run's times: volumes, broad and narrow phase (the rest of the profile zero).
     pub(crate) profile: StepProfile,
     pub(crate) handles: Vec<BodyHandle>,
@@ -487,12 +505,7 @@ impl Collision {
         boxes.extend(self.dense.iter().map(|e| e.aabb));
         let mut pairs = std::mem::take(&mut self.pairs);
         let sweep = Instant::now();
-        let same = self.swept == active.live();
-        self.broad.pairs_of(&boxes, same, &mut pairs);
-        if !same {
-            self.swept.clear();
-            self.swept.extend_from_slice(active.live());
-        }
+        self.broad.pairs_of(&boxes, active.live(), &mut pairs);
         let mut partners = std::mem::take(&mut self.partners);
         partners.clear();
         let mut met = std::mem::take(&mut self.met);
@@ -585,12 +598,7 @@ impl Collision {
         boxes.clear();
         boxes.extend(self.dense.iter().map(|e| e.aabb));
         let sweep = Instant::now();
-        let same = self.swept == self.handles;
-        self.broad.pairs_of(&boxes, same, &mut self.pairs);
-        if !same {
-            self.swept.clear();
-            self.swept.extend_from_slice(&self.handles);
-        }
+        self.broad.pairs_of(&boxes, &self.handles, &mut self.pairs);
         self.sweep_time = sweep.elapsed();
         (self.live_aabbs, self.partners) = (boxes, resting);
     }
@@ -893,7 +901,7 @@ impl Collision {
         let mut pairs = Vec::new();
         if woken.iter().filter(|&&w| w).count() > FEW_WOKEN {
             let boxes: Vec<Aabb> = self.dense.iter().map(|e| e.aabb).collect();
-            self.broad.pairs_of_others(&boxes, &mut pairs);
+            self.broad.sweep.pairs_of_others(&boxes, &mut pairs);
         } else {
             pairs_with_flagged(|k| self.dense[k].aabb, woken, &mut pairs);
         }

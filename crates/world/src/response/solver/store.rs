@@ -43,7 +43,8 @@ impl Solver {
                 }
                 let place = place as usize;
                 let joint = &mut joints[handle];
-                let (impulses, reaction) = if self.joint_links[place].is_ball() {
+                let ball = self.joint_links[place].is_ball();
+                let (impulses, reaction) = if ball {
                     // Its anchor impulse; its others cleared if it let go, else untouched.
                     let result = &self.ball_results[place];
                     let mut impulses = if result.let_go {
@@ -62,7 +63,7 @@ impl Solver {
                 // restores (a hostile one's huge masses can push them past it).
                 joint.impulses = joint::within_limits(&impulses);
                 [joint.force, joint.torque] = reaction.map(|v| v.map(joint::bounded));
-                if self.joint_links[place].is_ball() {
+                if ball {
                     sources.set_impulse(k, joint.impulses.linear);
                 }
             }
