@@ -10,6 +10,7 @@
 //! `response/` (what the step does with contacts), `world.rs` (the world and its step, stage
 //! by stage), `query.rs`, `snapshot.rs`, `hash.rs`.
 
+mod ahead;
 mod body;
 mod character;
 mod config;

@@ -12,6 +12,7 @@ use super::active::{Active, Places, slot_of};
 use super::seams;
 use super::sleep::is_awake_movable;
 use super::{merge_from_back, merge_sorted};
+use crate::ahead::SlotAhead;
 use crate::body::{BodyHandle, BodyKind, ColliderFlags, RigidBody};
 use crate::contact::{CachedAxis, ContactPair, KeptContact};
 use crate::joint::JointHandle;
@@ -669,7 +670,12 @@ impl Collision {
         handles: &[BodyHandle],
         speculative: Option<(Real, Real)>,
     ) {
-        let made = |&h: &BodyHandle| Entry::of(h, &bodies[h], speculative).seamed(active);
+        // Asked for ahead: the bodies lie several cache lines apart.
+        let ahead = SlotAhead::new(bodies, handles);
+        let made = |k: usize, h: BodyHandle| {
+            ahead.at(k);
+            Entry::of(h, &bodies[h], speculative).seamed(active)
+        };
         #[cfg(feature = "parallel")]
         if rayon::current_num_threads() > 1 && handles.len() >= 2 * BODY_BLOCK {
             use rayon::prelude::*;
@@ -687,8 +693,9 @@ impl Collision {
                     ),
                 ),
             );
-            columns.par_extend(handles.par_iter().with_min_len(BODY_BLOCK).map(|h| {
-                let m = made(h);
+            let handles = handles.par_iter().enumerate().with_min_len(BODY_BLOCK);
+            columns.par_extend(handles.map(|(k, &h)| {
+                let m = made(k, h);
                 (m.entry, (m.posed, (m.motion, (m.flags, m.collider))))
             }));
             let (dense, (posed, (motion, (flags, colliders)))) = columns;
@@ -698,8 +705,8 @@ impl Collision {
             (self.flags, self.colliders) = (flags, colliders);
             return;
         }
-        for h in handles {
-            self.push(made(h));
+        for (k, &h) in handles.iter().enumerate() {
+            self.push(made(k, h));
         }
     }
 

@@ -58,6 +58,7 @@ use place::Traits;
 use store::Impulses;
 use substeps::{Group, Steps};
 
+use crate::ahead::SlotAhead;
 use crate::body::{BodyHandle, BodyKind, RigidBody};
 use crate::config::WorldConfig;
 use crate::contact::{CachedContact, ContactPair};
@@ -301,10 +302,13 @@ impl Solver {
         self.profile = StepProfile::default();
         std::mem::swap(cache, &mut self.previous_cache);
         self.moves.clear();
-        self.moves.extend(handles.iter().map(|&handle| {
-            let body = &bodies[handle];
-            !body.sleep.asleep && body.kind != BodyKind::Static
-        }));
+        let ahead = SlotAhead::new(bodies, handles);
+        self.moves
+            .extend(handles.iter().enumerate().map(|(k, &handle)| {
+                ahead.at(k);
+                let body = &bodies[handle];
+                !body.sleep.asleep && body.kind != BodyKind::Static
+            }));
         if !self.moves.contains(&true) {
             // Nothing moves (a world at rest, asleep): no body to integrate, no constraint
             // (one needs a body that moves), so only the contact set is carried over.

@@ -14,8 +14,8 @@
 //!
 //! This module, the crew's program (`substeps`), the colour stages (`schedule`) and
 //! `Moved::store` are the only places of the workspace allowed `unsafe` (the workspace denies
-//! it): each block says which rule it relies on. (This module also holds the one prefetch
-//! hint, [`prefetch_lines`], whose block relies on none: a prefetch never faults.)
+//! it): each block says which rule it relies on. (And `crate::ahead`, whose prefetch hints
+//! rely on none: a prefetch never faults.)
 
 #![allow(unsafe_code)]
 
@@ -103,7 +103,7 @@ impl<'a, T> Shared<'a, T> {
     #[inline(always)]
     pub(crate) fn prefetch(&self, i: usize) {
         if i < self.len {
-            prefetch_address(self.ptr.wrapping_add(i).cast_const().cast());
+            crate::ahead::prefetch_address(self.ptr.wrapping_add(i).cast_const().cast());
         }
     }
 
@@ -140,26 +140,4 @@ impl Bodies for Shared<'_, SolverBody> {
         // SAFETY: the colouring (the rules above).
         unsafe { self.get(i) }
     }
-}
-
-/// Asks the processor to bring every cache line of `x` in (a hint: it changes nothing).
-#[inline(always)]
-pub(crate) fn prefetch_lines<T>(x: &T) {
-    let start = (x as *const T).cast::<u8>();
-    for offset in (0..std::mem::size_of::<T>()).step_by(64) {
-        prefetch_address(start.wrapping_add(offset));
-    }
-}
-
-/// Asks the processor to bring the cache line at `address` in (a hint: it reads nothing
-/// architecturally and never faults, whatever the address).
-#[inline(always)]
-fn prefetch_address(address: *const u8) {
-    #[cfg(target_arch = "x86_64")]
-    // SAFETY: a prefetch reads nothing architecturally and never faults.
-    unsafe {
-        std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(address.cast())
-    };
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = address;
 }

@@ -3,6 +3,7 @@
 
 use super::lanes::Lane;
 use super::{NONE, Solver, body, contact, joint, schedule};
+use crate::ahead::SlotAhead;
 use crate::body::{BodyHandle, RigidBody};
 use crate::contact::{CachedContact, CachedPoint, ContactPair};
 use crate::joint::{Joint, JointHandle, JointImpulses};
@@ -35,9 +36,12 @@ impl Solver {
         let (pairs, results) = (&self.constraint_pairs, &self.results);
         let contact_set = || contact_set(pairs, results, contacts, &mut previous, cache, touching);
         let sources = &mut self.ball_sources;
+        let joint_walk = SlotAhead::new(joints, joint_list);
+        let body_walk = SlotAhead::new(bodies, handles);
         let joints_back = || {
             let places = joint_list.iter().zip(&self.joint_places).enumerate();
             for (k, (&handle, &place)) in places {
+                joint_walk.at(k);
                 if place == NONE {
                     continue;
                 }
@@ -69,7 +73,8 @@ impl Solver {
             }
         };
         let bodies_back = || {
-            for (&handle, &slot) in handles.iter().zip(&self.slots) {
+            for (k, (&handle, &slot)) in handles.iter().zip(&self.slots).enumerate() {
+                body_walk.at(k);
                 if slot != 0 {
                     body::finish(&mut bodies[handle], &self.states[slot as usize]);
                 }

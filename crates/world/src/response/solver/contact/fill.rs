@@ -3,10 +3,10 @@
 
 use super::batch::Batch;
 use super::prepare::{self, Inputs, Surface};
+use crate::ahead::prefetch_lines;
 use crate::contact::{CachedContact, ContactPair};
 use crate::response::solver::body::SolverBody;
 use crate::response::solver::lanes::Lane;
-use crate::response::solver::shared::prefetch_lines;
 use crate::response::solver::{NONE, Traits};
 use arrayvec::ArrayVec;
 use collide::FeatureId;

@@ -186,7 +186,7 @@ impl BallSources {
 /// random, in the colours' order.
 #[inline]
 pub(crate) fn prefetch_balls(balls: &[Ball], later: &[u32], next: &[u32], states: &[SolverBody]) {
-    use crate::response::solver::shared::prefetch_lines;
+    use crate::ahead::prefetch_lines;
     for &k in later {
         if let Some(ball) = balls.get(k as usize) {
             prefetch_lines(ball);
@@ -434,7 +434,7 @@ impl<L: Lane> BallBatch<L> {
     fn prefetch_bodies<B: JointBodies>(&self, bodies: &B) {
         for lane in 0..self.len {
             for i in [self.a.as_ref()[lane], self.b.as_ref()[lane]] {
-                crate::response::solver::shared::prefetch_lines(&bodies.state(i as usize).linvel);
+                crate::ahead::prefetch_lines(&bodies.state(i as usize).linvel);
             }
         }
     }
