@@ -296,6 +296,8 @@ pub(crate) struct Collision {
     extra_pairs: Vec<(u32, u32)>,
     pair_scratch: Vec<(u32, u32)>,
     partner_entries: Vec<Made>,
+    /// Per block of bodies, its entries, made on several threads (`push_all`).
+    made_blocks: Vec<Vec<Made>>,
     /// Dense indices by body slot (a buffer of `index_skipped`).
     places: Places,
     /// How long the last run's sweep and resting-tree queries took (inside `make_dense`).
@@ -679,30 +681,24 @@ impl Collision {
         #[cfg(feature = "parallel")]
         if rayon::current_num_threads() > 1 && handles.len() >= 2 * BODY_BLOCK {
             use rayon::prelude::*;
-            let old = self.dense.len();
-            let mut columns = (
-                std::mem::take(&mut self.dense),
-                (
-                    std::mem::take(&mut self.posed),
-                    (
-                        std::mem::take(&mut self.motion),
-                        (
-                            std::mem::take(&mut self.flags),
-                            std::mem::take(&mut self.colliders),
-                        ),
-                    ),
-                ),
-            );
-            let handles = handles.par_iter().enumerate().with_min_len(BODY_BLOCK);
-            columns.par_extend(handles.map(|(k, &h)| {
-                let m = made(k, h);
-                (m.entry, (m.posed, (m.motion, (m.flags, m.collider))))
-            }));
-            let (dense, (posed, (motion, (flags, colliders)))) = columns;
-            self.specials += flags[old..].iter().filter(|f| f.special).count();
-            self.seamed += dense[old..].iter().filter(|e| e.covered != 0).count();
-            (self.dense, self.posed, self.motion) = (dense, posed, motion);
-            (self.flags, self.colliders) = (flags, colliders);
+            // Each block's entries made into a buffer of its own (kept from run to run), then
+            // moved into the columns in block order.
+            let mut blocks = std::mem::take(&mut self.made_blocks);
+            blocks.resize_with(handles.len().div_ceil(BODY_BLOCK), Vec::new);
+            (blocks.par_iter_mut())
+                .zip(handles.par_chunks(BODY_BLOCK))
+                .enumerate()
+                .for_each(|(b, (block, handles))| {
+                    block.clear();
+                    let first = b * BODY_BLOCK;
+                    block.extend(handles.iter().enumerate().map(|(k, &h)| made(first + k, h)));
+                });
+            for block in &mut blocks {
+                for made in block.drain(..) {
+                    self.push(made);
+                }
+            }
+            self.made_blocks = blocks;
             return;
         }
         for (k, &h) in handles.iter().enumerate() {
