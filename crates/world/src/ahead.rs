@@ -132,7 +132,9 @@ mod tests {
         let walk = SlotAhead::new(&map, &keys);
         assert!(walk.stride >= std::mem::size_of::<Record>());
         for key in &keys {
-            assert_eq!(walk.record(key), (&map[*key] as *const Record) as usize);
+            let record = &map[*key];
+            assert_eq!(walk.record(key), (record as *const Record) as usize);
+            assert!(record.0.iter().all(|&x| x == record.0[0]));
         }
         // Fewer than two records, or a key not in the map: nothing asked for.
         assert_eq!(SlotAhead::new(&map, &keys[..1]).lines, 0);
