@@ -746,6 +746,7 @@ impl World {
     pub(crate) fn joints_changed(&mut self) {
         self.joints_indexed_for = None;
         self.solver.joints_edited();
+        self.collision.forget_skipped();
         self.breakable = self.joints.values().filter(|j| j.breakable()).count();
         self.joined.clear();
         self.unconnected.clear();
@@ -769,6 +770,7 @@ impl World {
     pub(crate) fn link(&mut self, handle: JointHandle, joint: &Joint) {
         self.joints_indexed_for = None;
         self.solver.joints_edited();
+        self.collision.forget_skipped();
         self.breakable += usize::from(joint.breakable());
         let [a, b] = joint.bodies;
         for entry in [(a, b, handle), (b, a, handle)] {
@@ -799,6 +801,7 @@ impl World {
     pub(crate) fn unlink(&mut self, handle: JointHandle, joint: &Joint) {
         self.joints_indexed_for = None;
         self.solver.joints_edited();
+        self.collision.forget_skipped();
         self.breakable -= usize::from(joint.breakable());
         let [a, b] = joint.bodies;
         for entry in [(a, b, handle), (b, a, handle)] {

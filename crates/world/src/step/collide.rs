@@ -280,8 +280,11 @@ pub(crate) struct Collision {
     seamed: usize,
     /// Overlapping pairs of dense indices.
     pairs: Vec<(u32, u32)>,
-    /// Pairs never tested (jointed bodies that do not collide), indices as above, sorted.
+    /// Pairs never tested (jointed bodies that do not collide), indices as above, sorted; the
+    /// dense set they were indexed for, while the pairs they index are unchanged
+    /// ([`Collision::forget_skipped`]).
     skipped: Vec<(u32, u32)>,
+    skipped_for: Option<Vec<BodyHandle>>,
     half_margin: Real,
     dt: Real,
     /// For each contact of the last run, the indices of its two bodies.
@@ -461,8 +464,23 @@ impl Collision {
         self.flags.iter().any(|f| f.asleep)
     }
 
-    /// The dense indices of the pairs of `skipped` whose bodies are both in the dense set.
+    /// The pairs never tested (the `skipped` of [`Collision::run`]) changed: the next run
+    /// indexes them again.
+    pub(crate) fn forget_skipped(&mut self) {
+        self.skipped_for = None;
+    }
+
+    /// The dense indices of the pairs of `skipped` whose bodies are both in the dense set:
+    /// kept from the last call while the dense set is the same and the pairs are (the world
+    /// calls [`Collision::forget_skipped`] when they change; Box3D's joint grid indexes its
+    /// 19,800 pairs once rather than every step).
     fn index_skipped(&mut self, skipped: &[(BodyHandle, BodyHandle)]) {
+        if self.skipped_for.as_ref() == Some(&self.handles) {
+            return;
+        }
+        let mut indexed_for = self.skipped_for.take().unwrap_or_default();
+        indexed_for.clone_from(&self.handles);
+        self.skipped_for = Some(indexed_for);
         self.skipped.clear();
         let handles = &self.handles;
         // Many pairs: the dense indices from a table by slot rather than two searches a pair.
