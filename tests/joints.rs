@@ -586,7 +586,7 @@ fn joints_added_and_removed_between_steps_skip_and_restore_their_bodies_contacts
         )
         .unwrap();
     let anchor = Point3::new(0.45, 0.0, 0.0);
-    let mut touching = |world: &mut World| {
+    let touching = |world: &mut World| {
         world.step();
         !world.contacts().is_empty()
     };
