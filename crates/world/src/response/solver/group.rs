@@ -57,7 +57,7 @@ impl Grouping {
     /// indices `pairs`: writes each body's slot in `slots` (0 for one that does not move) and
     /// each group's slots in `groups` (its fixed state first; they follow each other from 0).
     /// A group closes once it holds `budget` constraints or more. The same input as the last
-    /// call's copies its output rather than make it again ([`Last`]).
+    /// call's copies its output rather than make it again ([`Last`]): then it returns true.
     pub(crate) fn group(
         &mut self,
         moves: &[bool],
@@ -65,12 +65,12 @@ impl Grouping {
         budget: usize,
         slots: &mut Vec<u32>,
         groups: &mut Vec<Range<u32>>,
-    ) {
+    ) -> bool {
         let last = &mut self.last;
         if last.budget == budget && last.moves == moves && last.pairs == pairs {
             slots.clone_from(&last.slots);
             groups.clone_from(&last.groups);
-            return;
+            return true;
         }
         self.make(moves, pairs, budget, slots, groups);
         let last = &mut self.last;
@@ -81,6 +81,7 @@ impl Grouping {
         last.budget = budget;
         last.slots.clone_from(slots);
         last.groups.clone_from(groups);
+        false
     }
 
     /// [`Grouping::group`], made afresh.

@@ -166,6 +166,13 @@ pub(crate) struct Solver {
     ball_results: Vec<joint::BallResult>,
     joint_groups: Vec<Range<usize>>,
     joint_places: Vec<u32>,
+    /// Per joint in solve order, its index in the step's list and its group's first slot;
+    /// the joints' bodies' dense indices these places were made for (`place::place_joints`
+    /// keeps them while those and the grouping are unchanged), and whether this step's
+    /// grouping is the last one's.
+    joint_made: Vec<(u32, u32)>,
+    placed_for: Vec<(u32, u32)>,
+    grouped_as_before: bool,
     /// Per constraint of `joints`, what its levels read (`place::Link`).
     joint_links: Vec<place::Link>,
     /// Per group, its joints in levels (`place::level_joints`): their indices from the group's
@@ -259,6 +266,9 @@ impl Default for Solver {
             ball_results: Vec::new(),
             joint_groups: Vec::new(),
             joint_places: Vec::new(),
+            joint_made: Vec::new(),
+            placed_for: Vec::new(),
+            grouped_as_before: false,
             joint_links: Vec::new(),
             joint_order: Vec::new(),
             joint_levels: Vec::new(),

@@ -47,7 +47,8 @@ impl Solver {
             self.links.extend_from_slice(joint_indices);
             &self.links
         };
-        self.grouping
+        self.grouped_as_before = self
+            .grouping
             .group(moves, links, group::BUDGET, slots, groups);
         // Every slot but the groups' fixed states is written below.
         let count = self.groups.last().map_or(1, |slots| slots.end as usize);
@@ -129,49 +130,21 @@ impl Solver {
         joint_indices: &[(u32, u32)],
         h: Real,
     ) {
-        self.joint_places.clear();
-        self.joint_groups.clear();
-        self.joint_groups.resize(self.groups.len(), 0..0);
         if joint_list.is_empty() {
+            self.joint_places.clear();
+            self.joint_groups.clear();
+            self.joint_groups.resize(self.groups.len(), 0..0);
+            self.placed_for.clear();
             self.joints.clear();
             self.level_joints();
             return;
         }
-        // Per joint, its group (NONE: not solved), then each group's count.
-        let mut counts = vec![0usize; self.groups.len()];
-        for &(i, j) in joint_indices {
-            let slots = (self.slots[i as usize], self.slots[j as usize]);
-            if slots == (0, 0) {
-                self.joint_places.push(NONE);
-                continue;
-            }
-            let group = self.slot_groups[slots.0.max(slots.1) as usize];
-            counts[group as usize] += 1;
-            self.joint_places.push(group);
+        // Where each joint goes is a function of the joints' bodies and the grouping alone:
+        // with both as they were last step, last step's places are this step's.
+        if !(self.grouped_as_before && self.placed_for == joint_indices) {
+            self.place_joints_afresh(joint_indices);
         }
-        let mut start = 0;
-        for (range, &count) in self.joint_groups.iter_mut().zip(&counts) {
-            *range = start..start + count;
-            start += count;
-        }
-        // The joints in solve order: group by group, handle order within each (a counting
-        // sort of their indices), each made where it goes.
-        let mut next: Vec<usize> = self.joint_groups.iter().map(|range| range.start).collect();
-        let mut order = vec![NONE; start];
-        for (k, place) in self.joint_places.iter_mut().enumerate() {
-            if *place != NONE {
-                let group = *place as usize;
-                order[next[group]] = k as u32;
-                *place = next[group] as u32;
-                next[group] += 1;
-            }
-        }
-        // Each joint's index in `joint_list` and its group's first slot, in solve order.
-        let mut made = Vec::with_capacity(order.len());
-        for (group, range) in self.joint_groups.iter().enumerate() {
-            let first = self.groups[group].start;
-            made.extend(order[range.clone()].iter().map(|&index| (index, first)));
-        }
+        let made = &self.joint_made;
         let (slots, states, gathered) = (&self.slots, &self.states, &self.joint_bodies);
         let sources = self.ball_sources.sync(joints, joint_list);
         // Each constraint from its own joint and bodies, made in its place of the list (which
@@ -218,10 +191,58 @@ impl Solver {
         let constraints = (self.joints.iter_mut())
             .zip(self.balls.iter_mut())
             .zip(self.joint_links.iter_mut());
-        for (constraint, made) in constraints.zip(&made) {
+        for (constraint, made) in constraints.zip(made) {
             make(constraint, made);
         }
         self.level_joints();
+    }
+
+    /// [`Solver::place_joints`]'s places made afresh for the joints whose bodies have the
+    /// dense indices `joint_indices`: per joint, its place in solve order or `NONE`
+    /// (`joint_places`); each group's range of places (`joint_groups`); per place, its joint's
+    /// index and its group's first slot (`joint_made`).
+    fn place_joints_afresh(&mut self, joint_indices: &[(u32, u32)]) {
+        self.joint_places.clear();
+        self.joint_groups.clear();
+        self.joint_groups.resize(self.groups.len(), 0..0);
+        // Per joint, its group (NONE: not solved), then each group's count.
+        let mut counts = vec![0usize; self.groups.len()];
+        for &(i, j) in joint_indices {
+            let slots = (self.slots[i as usize], self.slots[j as usize]);
+            if slots == (0, 0) {
+                self.joint_places.push(NONE);
+                continue;
+            }
+            let group = self.slot_groups[slots.0.max(slots.1) as usize];
+            counts[group as usize] += 1;
+            self.joint_places.push(group);
+        }
+        let mut start = 0;
+        for (range, &count) in self.joint_groups.iter_mut().zip(&counts) {
+            *range = start..start + count;
+            start += count;
+        }
+        // The joints in solve order: group by group, handle order within each (a counting
+        // sort of their indices), each made where it goes.
+        let mut next: Vec<usize> = self.joint_groups.iter().map(|range| range.start).collect();
+        let mut order = vec![NONE; start];
+        for (k, place) in self.joint_places.iter_mut().enumerate() {
+            if *place != NONE {
+                let group = *place as usize;
+                order[next[group]] = k as u32;
+                *place = next[group] as u32;
+                next[group] += 1;
+            }
+        }
+        // Each joint's index in `joint_list` and its group's first slot, in solve order.
+        let made = &mut self.joint_made;
+        made.clear();
+        for (group, range) in self.joint_groups.iter().enumerate() {
+            let first = self.groups[group].start;
+            made.extend(order[range.clone()].iter().map(|&index| (index, first)));
+        }
+        self.placed_for.clear();
+        self.placed_for.extend_from_slice(joint_indices);
     }
 
     /// Each group's joints in levels (`joint_order`, `joint_levels`): a joint's level is one
