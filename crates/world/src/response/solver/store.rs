@@ -47,29 +47,26 @@ impl Solver {
                 }
                 let place = place as usize;
                 let joint = &mut joints[handle];
-                let ball = self.joint_links[place].is_ball();
-                let (impulses, reaction) = if ball {
-                    // Its anchor impulse; its others cleared if it let go, else untouched.
-                    let result = &self.ball_results[place];
-                    let mut impulses = if result.let_go {
-                        JointImpulses::default()
-                    } else {
-                        joint.impulses
-                    };
-                    impulses.linear = result.impulse;
-                    let force = (Vector3::zeros() + result.impulse) / h;
-                    (impulses, [force, Vector3::zeros() / h])
-                } else {
-                    let constraint = &self.joints[place];
-                    (constraint.impulses, constraint.reaction)
-                };
                 // Held within what a snapshot accepts, so that every world a step makes
                 // restores (a hostile one's huge masses can push them past it).
-                joint.impulses = joint::within_limits(&impulses);
-                [joint.force, joint.torque] = reaction.map(|v| v.map(joint::bounded));
-                if ball {
+                let reaction = if self.joint_links[place].is_ball() {
+                    // Its anchor impulse; its others cleared if it let go, else untouched
+                    // (within the limits already: every joint's impulses are, from its
+                    // insertion, a restore's checks or the last store).
+                    let result = &self.ball_results[place];
+                    if result.let_go {
+                        joint.impulses = JointImpulses::default();
+                    }
+                    joint.impulses.linear = result.impulse.map(joint::bounded);
                     sources.set_impulse(k, joint.impulses.linear);
-                }
+                    let force = (Vector3::zeros() + result.impulse) / h;
+                    [force, Vector3::zeros() / h]
+                } else {
+                    let constraint = &self.joints[place];
+                    joint.impulses = joint::within_limits(&constraint.impulses);
+                    constraint.reaction
+                };
+                [joint.force, joint.torque] = reaction.map(|v| v.map(joint::bounded));
             }
         };
         let bodies_back = || {
