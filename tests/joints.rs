@@ -533,27 +533,31 @@ fn a_restored_world_breaks_its_joints_and_a_removal_leaves_the_others_breakable(
     );
 }
 
+/// Two unit cubes overlapping by 0.1 m along x, without gravity, and where they overlap.
+fn overlapping_cubes(config: WorldConfig) -> (World, BodyHandle, BodyHandle, Point3) {
+    let mut world = World::new(WorldConfig {
+        gravity: Vector3::zeros(),
+        ..config
+    });
+    let a = world
+        .insert(BodyDesc::dynamic().cuboid(Vector3::repeat(0.5)))
+        .unwrap();
+    let b = world
+        .insert(
+            BodyDesc::dynamic()
+                .cuboid(Vector3::repeat(0.5))
+                .position(Vector3::new(0.9, 0.0, 0.0)),
+        )
+        .unwrap();
+    (world, a, b, Point3::new(0.45, 0.0, 0.0))
+}
+
 #[test]
 fn jointed_bodies_do_not_collide_unless_asked() {
     for collide in [false, true] {
-        let mut world = World::new(WorldConfig {
-            gravity: Vector3::zeros(),
-            ..WorldConfig::default()
-        });
-        let a = world
-            .insert(BodyDesc::dynamic().cuboid(Vector3::repeat(0.5)))
-            .unwrap();
-        let b = world
-            .insert(
-                BodyDesc::dynamic()
-                    .cuboid(Vector3::repeat(0.5))
-                    .position(Vector3::new(0.9, 0.0, 0.0)),
-            )
-            .unwrap();
+        let (mut world, a, b, anchor) = overlapping_cubes(WorldConfig::default());
         world
-            .insert_joint(
-                JointDesc::spherical(a, b, Point3::new(0.45, 0.0, 0.0)).collide_connected(collide),
-            )
+            .insert_joint(JointDesc::spherical(a, b, anchor).collide_connected(collide))
             .unwrap();
         world.step();
         assert_eq!(!world.contacts().is_empty(), collide);
@@ -567,25 +571,7 @@ fn jointed_bodies_do_not_collide_unless_asked() {
 /// is dropped with each change).
 #[test]
 fn joints_added_and_removed_between_steps_skip_and_restore_their_bodies_contacts() {
-    let mut world = World::new(WorldConfig {
-        gravity: Vector3::zeros(),
-        sleep: SleepConfig {
-            enabled: false,
-            ..SleepConfig::default()
-        },
-        ..WorldConfig::default()
-    });
-    let a = world
-        .insert(BodyDesc::dynamic().cuboid(Vector3::repeat(0.5)))
-        .unwrap();
-    let b = world
-        .insert(
-            BodyDesc::dynamic()
-                .cuboid(Vector3::repeat(0.5))
-                .position(Vector3::new(0.9, 0.0, 0.0)),
-        )
-        .unwrap();
-    let anchor = Point3::new(0.45, 0.0, 0.0);
+    let (mut world, a, b, anchor) = overlapping_cubes(*self::world().config());
     let touching = |world: &mut World| {
         world.step();
         !world.contacts().is_empty()
