@@ -299,7 +299,9 @@ pub(crate) struct Collision {
     extra_pairs: Vec<(u32, u32)>,
     pair_scratch: Vec<(u32, u32)>,
     partner_entries: Vec<Made>,
-    /// Per block of bodies, its entries, made on several threads (`push_all`).
+    /// Per block of bodies, its entries, made on several threads (`push_all`; unused
+    /// without the parallel feature).
+    #[cfg_attr(not(feature = "parallel"), allow(dead_code))]
     made_blocks: Vec<Vec<Made>>,
     /// Dense indices by body slot (a buffer of `index_skipped`).
     places: Places,
