@@ -66,7 +66,7 @@ impl<'a, K: Key> SlotAhead<'a, K> {
         };
         let record = |key: &K| {
             let at = map.get(*key)? as *const V;
-            Some((at as usize, key.data().as_ffi() as u32 as usize))
+            Some((at as usize, index_of(key)))
         };
         let (Some((a, i)), Some((b, j))) =
             (keys.first().and_then(record), keys.last().and_then(record))
@@ -93,8 +93,8 @@ impl<'a, K: Key> SlotAhead<'a, K> {
     /// Where `key`'s record lies, as learnt.
     #[inline(always)]
     fn record(&self, key: &K) -> usize {
-        let index = key.data().as_ffi() as u32 as usize;
-        self.origin.wrapping_add(index.wrapping_mul(self.stride))
+        self.origin
+            .wrapping_add(index_of(key).wrapping_mul(self.stride))
     }
 
     /// The walk is at key `k` of its keys: asks for the slot of key `k + AHEAD`.
@@ -108,6 +108,12 @@ impl<'a, K: Key> SlotAhead<'a, K> {
             prefetch_address(start.wrapping_add(64 * line) as *const u8);
         }
     }
+}
+
+/// A key's index: its slot in the map's array (the low half of its data).
+#[inline(always)]
+fn index_of<K: Key>(key: &K) -> usize {
+    key.data().as_ffi() as u32 as usize
 }
 
 #[cfg(test)]

@@ -13,7 +13,7 @@ use crate::joint::{Joint, JointEvent, JointHandle};
 use crate::profile::{Lap, StepProfile};
 use crate::response::reflect;
 use crate::response::solver::{Solver, SolverLanes, side_by_side};
-use crate::step::active::Places;
+use crate::step::active::{MadeFor, Places};
 use crate::step::sleep::{self, Islands};
 use crate::step::{Active, Collision, integrate};
 use collide::staged::StageCounts;
@@ -84,9 +84,9 @@ pub struct World {
     /// order, and their bodies' dense indices (a step's buffers).
     joint_list: Vec<JointHandle>,
     joint_indices: Vec<(u32, u32)>,
-    /// The dense set `joint_list` was last made for (`None`: not since the joints changed):
-    /// the same set with the same joints gives the same list, kept rather than made again.
-    joints_indexed_for: Option<Vec<BodyHandle>>,
+    /// The dense set `joint_list` was last made for (forgotten when the joints change): the
+    /// same set with the same joints gives the same list, kept rather than made again.
+    joints_indexed_for: MadeFor,
     /// How many joints have a break force or torque (set when a joint is made, never after):
     /// without one, no step looks for broken joints.
     breakable: usize,
@@ -151,7 +151,7 @@ impl World {
             attached: Vec::new(),
             joint_list: Vec::new(),
             joint_indices: Vec::new(),
-            joints_indexed_for: None,
+            joints_indexed_for: MadeFor::default(),
             breakable: 0,
             dense_places: Places::default(),
             active: Active::default(),
@@ -744,7 +744,7 @@ impl World {
     /// Rebuilds what is derived from the joints (see `joined`) after a restore or a removal of
     /// several.
     pub(crate) fn joints_changed(&mut self) {
-        self.joints_indexed_for = None;
+        self.joints_indexed_for.forget();
         self.solver.joints_edited();
         self.collision.forget_skipped();
         self.breakable = self.joints.values().filter(|j| j.breakable()).count();
@@ -768,7 +768,7 @@ impl World {
     /// Adds a joint's pair to what is derived from the joints (sorted lists that keep one entry
     /// per joint, so that removing one of two joints on a pair keeps the other's).
     pub(crate) fn link(&mut self, handle: JointHandle, joint: &Joint) {
-        self.joints_indexed_for = None;
+        self.joints_indexed_for.forget();
         self.solver.joints_edited();
         self.collision.forget_skipped();
         self.breakable += usize::from(joint.breakable());
@@ -799,7 +799,7 @@ impl World {
 
     /// Takes a removed joint's pair out of what is derived from the joints.
     pub(crate) fn unlink(&mut self, handle: JointHandle, joint: &Joint) {
-        self.joints_indexed_for = None;
+        self.joints_indexed_for.forget();
         self.solver.joints_edited();
         self.collision.forget_skipped();
         self.breakable -= usize::from(joint.breakable());
@@ -828,13 +828,9 @@ impl World {
     /// `attached` (sleeping jointed bodies cost nothing); otherwise every joint is looked at.
     fn index_joints(&mut self) {
         let handles = &self.collision.handles;
-        if self.joints_indexed_for.as_ref() == Some(handles) {
+        if self.joints_indexed_for.holds(handles) {
             return;
         }
-        let mut indexed_for = self.joints_indexed_for.take().unwrap_or_default();
-        indexed_for.clear();
-        indexed_for.extend_from_slice(handles);
-        self.joints_indexed_for = Some(indexed_for);
         let index = |h: BodyHandle| handles.binary_search(&h).ok().map(|i| i as u32);
         self.joint_list.clear();
         self.joint_indices.clear();

@@ -24,6 +24,32 @@ pub(crate) fn slot_of(handle: BodyHandle) -> u32 {
     handle.data().as_ffi() as u32
 }
 
+/// The dense set something derived from it was last made for, kept while that holds: the
+/// same set (and whatever else it was made from unchanged, which its owner tells by
+/// [`MadeFor::forget`]) gives the same result, kept rather than made again.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct MadeFor(Option<Vec<BodyHandle>>);
+
+impl MadeFor {
+    /// Whether it was made for `handles` and not forgotten since; if not, it is now taken to
+    /// be (the caller makes it again).
+    pub(crate) fn holds(&mut self, handles: &[BodyHandle]) -> bool {
+        if self.0.as_deref() == Some(handles) {
+            return true;
+        }
+        let mut made_for = self.0.take().unwrap_or_default();
+        made_for.clear();
+        made_for.extend_from_slice(handles);
+        self.0 = Some(made_for);
+        false
+    }
+
+    /// What it was made from changed: the next [`MadeFor::holds`] is false.
+    pub(crate) fn forget(&mut self) {
+        self.0 = None;
+    }
+}
+
 /// Each dense index by body slot, for the step's dense set (`handles`, in handle order): the
 /// place of a handle in one read rather than a binary search, for the joints and the jointed
 /// pairs of a scene with many.

@@ -8,7 +8,7 @@
 //! moved less than the reuse distance since its contact was computed keeps that contact,
 //! carried with the bodies (`KeptContact`), and skips the narrow phase.
 
-use super::active::{Active, Places, slot_of};
+use super::active::{Active, MadeFor, Places, slot_of};
 use super::seams;
 use super::sleep::is_awake_movable;
 use super::{merge_from_back, merge_sorted};
@@ -284,7 +284,7 @@ pub(crate) struct Collision {
     /// dense set they were indexed for, while the pairs they index are unchanged
     /// ([`Collision::forget_skipped`]).
     skipped: Vec<(u32, u32)>,
-    skipped_for: Option<Vec<BodyHandle>>,
+    skipped_for: MadeFor,
     half_margin: Real,
     dt: Real,
     /// For each contact of the last run, the indices of its two bodies.
@@ -469,7 +469,7 @@ impl Collision {
     /// The pairs never tested (the `skipped` of [`Collision::run`]) changed: the next run
     /// indexes them again.
     pub(crate) fn forget_skipped(&mut self) {
-        self.skipped_for = None;
+        self.skipped_for.forget();
     }
 
     /// The dense indices of the pairs of `skipped` whose bodies are both in the dense set:
@@ -477,12 +477,9 @@ impl Collision {
     /// calls [`Collision::forget_skipped`] when they change; Box3D's joint grid indexes its
     /// 19,800 pairs once rather than every step).
     fn index_skipped(&mut self, skipped: &[(BodyHandle, BodyHandle)]) {
-        if self.skipped_for.as_ref() == Some(&self.handles) {
+        if self.skipped_for.holds(&self.handles) {
             return;
         }
-        let mut indexed_for = self.skipped_for.take().unwrap_or_default();
-        indexed_for.clone_from(&self.handles);
-        self.skipped_for = Some(indexed_for);
         self.skipped.clear();
         let handles = &self.handles;
         // Many pairs: the dense indices from a table by slot rather than two searches a pair.
